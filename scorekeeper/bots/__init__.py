@@ -1,0 +1,1 @@
+"""PURE: see DESIGN.md. No Flask, SQLAlchemy or WTForms imports."""

@@ -1,0 +1,1 @@
+"""PURE: cards, contracts, rule sets. No Flask, SQLAlchemy or WTForms here."""
