@@ -1,0 +1,159 @@
+"""The chalk slate: cells, open rows, totals, whose deal, and the match row.
+
+``Slate.build`` replays the effective entries of an evening (corrections already
+applied by the caller) in order, checking each with the same rules as
+``verify_entry``; an invalid list raises the ``RuleError`` of the first bad hand,
+with the 1-based hand number added as param ``hand``.
+
+Turn guide: every entry, Seich hands included, is one deal, so the next dealer is
+``dealer_after(first_dealer, len(entries))``.
+
+Match row (three players only): a match gives the declarer 2 sticks and each
+opponent 1 potato; a countermatch the declarer 2 potatoes and each opponent 1 stick.
+``match_marks`` holds the marks as drawn (sticks, potatoes) per side, before a stick
+and a potato in the same cell cancel (``final.py`` does that).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..game import turns
+from ..game.contracts import Contract
+from ..game.errors import RuleError
+from ..game.rulesets import RuleSet, Variant
+from .entries import HandEntry, cell_value, check_entry
+
+MATCH_STICKS = 2  # to the declarer of a match (potatoes for a countermatch)
+MATCH_OPPONENT = 1  # to each opponent
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    row_key: str
+    side: int
+    value: int
+    entry: HandEntry
+    index: int  # position of the entry in Slate.entries
+
+    @property
+    def contract(self) -> Contract | None:
+        return self.entry.contract
+
+
+class Slate:
+    """The state of an evening after its effective entries. Treat as read-only."""
+
+    def __init__(self, ruleset: RuleSet, first_dealer: int) -> None:
+        if not 0 <= first_dealer < ruleset.n_players:
+            raise ValueError(f"first dealer must be a seat 0..{ruleset.n_players - 1}")
+        self.ruleset = ruleset
+        self.first_dealer = first_dealer
+        self._entries: list[HandEntry] = []
+        self.cells: dict[tuple[str, int], Cell] = {}
+        self.seich_used: set[int] = set()
+        self._marks: list[list[int]] = [[0, 0] for _ in range(ruleset.n_sides)]
+
+    @classmethod
+    def build(cls, ruleset: RuleSet, first_dealer: int, entries: Sequence[HandEntry]) -> "Slate":
+        slate = cls(ruleset, first_dealer)
+        for i, entry in enumerate(entries):
+            try:
+                check_entry(ruleset, slate, entry)
+            except RuleError as err:
+                err.params.setdefault("hand", i + 1)
+                raise
+            slate._append(entry)
+        return slate
+
+    def _append(self, entry: HandEntry) -> None:
+        """Add an already checked entry (used by build and by correction checks)."""
+        index = len(self._entries)
+        self._entries.append(entry)
+        rs = self.ruleset
+        side = rs.side_of(entry.declarer_seat)
+        if entry.seich:
+            self.seich_used.add(side)
+            return
+        assert entry.row_key is not None
+        self.cells[(entry.row_key, side)] = Cell(entry.row_key, side, cell_value(rs, entry), entry, index)
+        if rs.variant is Variant.THREE and (entry.match or entry.countermatch):
+            mine, theirs = (0, 1) if entry.match else (1, 0)  # index into (sticks, potatoes)
+            for s in range(rs.n_sides):
+                if s == side:
+                    self._marks[s][mine] += MATCH_STICKS
+                else:
+                    self._marks[s][theirs] += MATCH_OPPONENT
+
+    # --- cells ----------------------------------------------------------------
+    @property
+    def entries(self) -> tuple[HandEntry, ...]:
+        return tuple(self._entries)
+
+    def cell(self, row_key: str, side: int) -> Cell | None:
+        return self.cells.get((row_key, side))
+
+    def open_rows(self, side: int) -> list[str]:
+        """Keys of the rows still open for ``side``, in row order."""
+        return [r.key for r in self.ruleset.rows if (r.key, side) not in self.cells]
+
+    def full_sides(self) -> set[int]:
+        return {s for s in range(self.ruleset.n_sides) if not self.open_rows(s)}
+
+    def row_filled_by_all(self, row_key: str) -> bool:
+        return all((row_key, s) in self.cells for s in range(self.ruleset.n_sides))
+
+    @property
+    def complete(self) -> bool:
+        return len(self.cells) == self.ruleset.n_sides * len(self.ruleset.rows)
+
+    # --- totals -----------------------------------------------------------------
+    @property
+    def totals(self) -> list[int]:
+        """Per side: raw card points (three players), multiplied values (others)."""
+        out = [0] * self.ruleset.n_sides
+        for c in self.cells.values():
+            out[c.side] += c.value
+        return out
+
+    @property
+    def match_marks(self) -> list[tuple[int, int]]:
+        """Per side (sticks, potatoes) drawn in the match row (three players), before cancelling."""
+        return [(s, p) for s, p in self._marks]
+
+    # --- turn guide ---------------------------------------------------------------
+    @property
+    def hands_dealt(self) -> int:
+        """Hands dealt so far, Seich hands included."""
+        return len(self._entries)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the next hand."""
+        return turns.dealer_after(self.ruleset, self.first_dealer, self.hands_dealt)
+
+    @property
+    def forehand(self) -> int:
+        return turns.forehand(self.ruleset, self.dealer)
+
+    def eligible_seats(self) -> list[int]:
+        """Seats that may choose the next contract, in speaking order from forehand."""
+        return turns.eligible_order(self.ruleset, self.dealer, self.full_sides())
+
+    @property
+    def barrel_seat(self) -> int | None:
+        """Who must choose once everybody who may pass has passed; None when complete."""
+        if self.complete:
+            return None
+        return turns.barrel_seat(self.ruleset, self.dealer, self.full_sides())
+
+    def turn(self, passes: int) -> turns.Turn:
+        """Who speaks in the next hand after ``passes`` passes, and whether she may pass."""
+        return turns.turn_to_choose(self.ruleset, self.dealer, self.full_sides(), passes)
+
+    def __repr__(self) -> str:
+        return (
+            f"Slate({self.ruleset.variant.value}, hands={self.hands_dealt}, "
+            f"cells={len(self.cells)}, totals={self.totals})"
+        )
