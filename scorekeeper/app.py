@@ -1,0 +1,91 @@
+"""The application factory: ``flask --app scorekeeper.app ...`` finds ``create_app``.
+
+Configuration order (later wins): defaults (config.py) -> ``instance/config.py``
+-> ``SCOREKEEPER_*`` environment variables -> ``DATABASE_URL`` -> ``test_config``.
+The database schema is never created here: run ``flask db upgrade`` before the
+server (and its workers) start.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Any, Mapping
+
+from flask import Flask
+
+from . import config as cfg
+from .extensions import babel, csrf, db, migrate, select_locale
+
+OPTIONAL_PARTS = ("scorekeeper.web", "scorekeeper.api")
+
+
+def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: str | None = None) -> Flask:
+    instance_path = instance_path or os.environ.get("SCOREKEEPER_INSTANCE_PATH") or None
+    app = Flask(
+        __name__,
+        template_folder="../templates",
+        static_folder="../static",
+        instance_path=instance_path,
+        instance_relative_config=True,
+    )
+    app.config.from_mapping(cfg.defaults(app.instance_path))
+    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_prefixed_env(prefix="SCOREKEEPER")
+    url = cfg.database_url_from_env()
+    if url:
+        app.config["SQLALCHEMY_DATABASE_URI"] = url
+    if test_config:
+        app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = cfg.normalize_database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    _prepare_database(app)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = cfg.load_or_create_secret_key(app.instance_path)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(cfg.MIGRATIONS_DIR), render_as_batch=True, compare_type=True)
+    csrf.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
+
+    from . import models  # noqa: F401  (the tables, for Flask-Migrate's autogenerate)
+    from .services.tx import configure_engine
+
+    with app.app_context():
+        configure_engine(db.engine, busy_timeout_ms=int(app.config["SQLITE_BUSY_TIMEOUT_MS"]))
+
+    for name in OPTIONAL_PARTS:
+        _register_optional(app, name)
+    return app
+
+
+def _prepare_database(app: Flask) -> None:
+    """Engine options per backend; the SQLite file's folder must exist."""
+    uri: str = app.config["SQLALCHEMY_DATABASE_URI"]
+    options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    if uri.startswith("sqlite"):
+        connect_args = dict(options.get("connect_args") or {})
+        connect_args.setdefault("timeout", int(app.config["SQLITE_BUSY_TIMEOUT_MS"]) / 1000)
+        options["connect_args"] = connect_args
+        prefix = "sqlite:///"
+        path = uri[len(prefix) :].split("?", 1)[0] if uri.startswith(prefix) else ""
+        if path and path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    else:
+        options.setdefault("pool_pre_ping", True)
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+
+
+def _register_optional(app: Flask, name: str) -> None:
+    """Register the pages or the API if that package exists; its own import errors still raise."""
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return
+        raise
+    register = getattr(module, "register", None)
+    if register is None and getattr(module, "__file__", None) is None:
+        return  # a namespace package: the folder exists, its __init__.py not yet
+    if register is None:
+        raise RuntimeError(f"{name} must define register(app)")
+    register(app)

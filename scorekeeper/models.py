@@ -1,0 +1,203 @@
+"""Typed SQLAlchemy models: persistence only, no rules.
+
+Store inputs, derive outputs: an evening keeps its rule set snapshot, its seats
+and an append-only list of entries (hands, corrections, undos) and cuts. Totals,
+sticks, potatoes and payouts are recomputed from those rows by ``scorekeeper.scoring``;
+the only derived value stored is ``Evening.version`` (the change counter phones poll).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+REQUEST_ID_LEN = 64
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def new_public_id() -> str:
+    """A random, unguessable public id (16 URL-safe characters)."""
+    return secrets.token_urlsafe(12)
+
+
+class Circle(db.Model):
+    """A "Jassrunde": players and their evenings, reached only by secret links."""
+
+    __tablename__ = "circles"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    name: Mapped[str] = mapped_column(String(80))
+    # sha256 hex of the plain tokens (secrets.token_urlsafe(32)); the plain ones are shown once.
+    write_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    view_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="circle", order_by="Player.id", cascade="save-update, merge"
+    )
+    evenings: Mapped[list[Evening]] = relationship(
+        back_populates="circle", order_by="Evening.id", cascade="save-update, merge"
+    )
+
+    def __repr__(self) -> str:
+        return f"<Circle {self.public_id} {self.name!r}>"
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+    __table_args__ = (UniqueConstraint("circle_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    circle_id: Mapped[int] = mapped_column(ForeignKey("circles.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    circle: Mapped[Circle] = relationship(back_populates="players")
+
+    def __repr__(self) -> str:
+        return f"<Player {self.name!r}>"
+
+
+class Evening(db.Model):
+    __tablename__ = "evenings"
+    __table_args__ = (
+        # start_evening is idempotent per circle.
+        UniqueConstraint("circle_id", "start_request_id"),
+        CheckConstraint("status IN ('open', 'ended')", name="status"),
+        CheckConstraint("version >= 0", name="version"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    circle_id: Mapped[int] = mapped_column(ForeignKey("circles.id"), index=True)
+    ruleset: Mapped[dict[str, Any]] = mapped_column(JSON)  # RuleSet.to_dict() snapshot
+    first_dealer: Mapped[int]
+    version: Mapped[int] = mapped_column(default=0)
+    status: Mapped[str] = mapped_column(String(8), default="open")
+    ended_early: Mapped[bool] = mapped_column(default=False)
+    start_request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LEN))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    circle: Mapped[Circle] = relationship(back_populates="evenings")
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="evening", order_by="Seat.seat", cascade="save-update, merge"
+    )
+    entries: Mapped[list[EntryRow]] = relationship(
+        back_populates="evening", order_by="EntryRow.seq", cascade="save-update, merge"
+    )
+    cuts: Mapped[list[CutRow]] = relationship(
+        back_populates="evening", order_by="CutRow.id", cascade="save-update, merge"
+    )
+
+    @property
+    def players(self) -> list[Player]:
+        """The players in seat order."""
+        return [s.player for s in self.seats]
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == "open"
+
+    def __repr__(self) -> str:
+        return f"<Evening {self.public_id} v{self.version} {self.status}>"
+
+
+class Seat(db.Model):
+    """Who sat where: seats 0..n-1 in playing order (anticlockwise)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("evening_id", "player_id"),)
+
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+
+    evening: Mapped[Evening] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class EntryRow(db.Model):
+    """Append-only log of an evening's slate.
+
+    ``kind``: ``hand`` (a new hand), ``correction`` (replaces the entry whose row has
+    seq ``supersedes``; the old row stays, so old and new values and the time are
+    kept), ``undo`` (takes back the last entry, the row with seq ``supersedes``;
+    carries no hand fields). Never updated, never deleted.
+    """
+
+    __tablename__ = "entries"
+    __table_args__ = (
+        UniqueConstraint("evening_id", "seq"),
+        UniqueConstraint("evening_id", "request_id"),
+        CheckConstraint("kind IN ('hand', 'correction', 'undo')", name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id"))
+    seq: Mapped[int]  # 1, 2, 3... per evening
+    kind: Mapped[str] = mapped_column(String(12))
+    supersedes: Mapped[int | None]  # seq of the row this one replaces or takes back
+    # HandEntry fields (NULL on undo rows)
+    row_key: Mapped[str | None] = mapped_column(String(40))
+    declarer_seat: Mapped[int | None]
+    contract: Mapped[str | None] = mapped_column(String(40))  # Contract.code
+    declarer_points: Mapped[int | None]
+    defender_points: Mapped[int | None]
+    match: Mapped[bool] = mapped_column(default=False)
+    countermatch: Mapped[bool] = mapped_column(default=False)
+    seich: Mapped[bool] = mapped_column(default=False)
+    digital: Mapped[bool] = mapped_column(default=False)  # played in the app, not entered by hand
+    request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    evening: Mapped[Evening] = relationship(back_populates="entries")
+
+    def __repr__(self) -> str:
+        return f"<EntryRow #{self.seq} {self.kind} {self.row_key}>"
+
+
+class CutRow(db.Model):
+    """How a tie for the high or low end of a row was decided (three players).
+
+    ``sides`` are the tied sides the cut was made for (e.g. ``"0,2"``); a cut only
+    counts while the slate still shows exactly that tie. The latest cut for a tie wins.
+    """
+
+    __tablename__ = "cuts"
+    __table_args__ = (CheckConstraint("end_ IN ('high', 'low')", name="end"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id"), index=True)
+    row_key: Mapped[str] = mapped_column(String(40))
+    end: Mapped[str] = mapped_column("end_", String(4))
+    sides: Mapped[str] = mapped_column(String(16))
+    winner: Mapped[int]
+    drawn: Mapped[bool] = mapped_column(default=False)  # drawn by the app, or a real cut at the table
+    request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    evening: Mapped[Evening] = relationship(back_populates="cuts")
+
+
+class AppliedRequest(db.Model):
+    """Every request id an evening has seen, whatever it did: a repeat is a no-op."""
+
+    __tablename__ = "applied_requests"
+
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id"), primary_key=True)
+    request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN), primary_key=True)
+    action: Mapped[str] = mapped_column(String(16))
+    version: Mapped[int]  # the evening's version after the request
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
