@@ -1,1 +1,30 @@
-"""PURE: see DESIGN.md. No Flask, SQLAlchemy or WTForms imports."""
+"""PURE: see DESIGN.md. No Flask, SQLAlchemy or WTForms imports.
+
+The chalk slate of an evening: hand entries and their checks, cells and totals,
+sticks and potatoes, and the money at the end.
+"""
+
+from .entries import ERROR_CODES, HandEntry, cell_value, verify_entry
+from .final import Cut, Result, RowResult, Tie, draw_cut, final_result, ties
+from .payouts import Payout, Transfer, payout, settle
+from .slate import Cell, Slate
+
+__all__ = [
+    "ERROR_CODES",
+    "Cell",
+    "Cut",
+    "HandEntry",
+    "Payout",
+    "Result",
+    "RowResult",
+    "Slate",
+    "Tie",
+    "Transfer",
+    "cell_value",
+    "draw_cut",
+    "final_result",
+    "payout",
+    "settle",
+    "ties",
+    "verify_entry",
+]
