@@ -17,6 +17,8 @@ from flask import Flask
 from . import config as cfg
 from .extensions import babel, csrf, db, migrate, select_locale
 
+# The pages and the API, registered when present; config PARTS overrides the list
+# (the service tests use PARTS=() to run without the web layer).
 OPTIONAL_PARTS = ("scorekeeper.web", "scorekeeper.api")
 
 
@@ -53,7 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     with app.app_context():
         configure_engine(db.engine, busy_timeout_ms=int(app.config["SQLITE_BUSY_TIMEOUT_MS"]))
 
-    for name in OPTIONAL_PARTS:
+    for name in app.config.get("PARTS", OPTIONAL_PARTS):
         _register_optional(app, name)
     return app
 

@@ -12,8 +12,9 @@ import secrets
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, DateTime, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
 
 from .extensions import db
 
@@ -22,6 +23,23 @@ REQUEST_ID_LEN = 64
 
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC datetime on every backend (SQLite hands back naive values)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("naive datetime; use models.utcnow()")
+        return None if value is None else value.astimezone(timezone.utc)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
 
 
 def new_public_id() -> str:
@@ -40,7 +58,7 @@ class Circle(db.Model):
     # sha256 hex of the plain tokens (secrets.token_urlsafe(32)); the plain ones are shown once.
     write_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     view_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="circle", order_by="Player.id", cascade="save-update, merge"
@@ -60,7 +78,7 @@ class Player(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     circle_id: Mapped[int] = mapped_column(ForeignKey("circles.id"), index=True)
     name: Mapped[str] = mapped_column(String(40))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     circle: Mapped[Circle] = relationship(back_populates="players")
 
@@ -86,8 +104,8 @@ class Evening(db.Model):
     status: Mapped[str] = mapped_column(String(8), default="open")
     ended_early: Mapped[bool] = mapped_column(default=False)
     start_request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LEN))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
     circle: Mapped[Circle] = relationship(back_populates="evenings")
     seats: Mapped[list[Seat]] = relationship(
@@ -159,7 +177,7 @@ class EntryRow(db.Model):
     seich: Mapped[bool] = mapped_column(default=False)
     digital: Mapped[bool] = mapped_column(default=False)  # played in the app, not entered by hand
     request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     evening: Mapped[Evening] = relationship(back_populates="entries")
 
@@ -168,24 +186,26 @@ class EntryRow(db.Model):
 
 
 class CutRow(db.Model):
-    """How a tie for the high or low end of a row was decided (three players).
+    """How a tie in a row was decided by cutting cards (three players).
 
-    ``sides`` are the tied sides the cut was made for (e.g. ``"0,2"``); a cut only
-    counts while the slate still shows exactly that tie. The latest cut for a tie wins.
+    ``end``: ``high`` (tie for the sticks), ``low`` (for the potatoes) or ``all``
+    (three equal cells). ``ranking``: the tied sides from highest card to lowest,
+    e.g. ``"2,0"`` (the first is ``winner``); a cut only counts while the slate still
+    shows exactly that tie (same row, end and sides). The latest cut for a tie wins.
     """
 
     __tablename__ = "cuts"
-    __table_args__ = (CheckConstraint("end_ IN ('high', 'low')", name="end"),)
+    __table_args__ = (CheckConstraint("end_ IN ('high', 'low', 'all')", name="end"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id"), index=True)
     row_key: Mapped[str] = mapped_column(String(40))
     end: Mapped[str] = mapped_column("end_", String(4))
-    sides: Mapped[str] = mapped_column(String(16))
+    ranking: Mapped[str] = mapped_column(String(16))
     winner: Mapped[int]
     drawn: Mapped[bool] = mapped_column(default=False)  # drawn by the app, or a real cut at the table
     request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN))
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     evening: Mapped[Evening] = relationship(back_populates="cuts")
 
@@ -199,5 +219,5 @@ class AppliedRequest(db.Model):
     request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN), primary_key=True)
     action: Mapped[str] = mapped_column(String(16))
     version: Mapped[int]  # the evening's version after the request
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 

@@ -1,0 +1,115 @@
+"""Circles and their players: create, open by secret link, add players.
+
+Tokens: ``secrets.token_urlsafe(32)``; only their sha256 is stored; a link is
+checked by hashing it, looking the hash up, and comparing in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from ..game.errors import N_, RuleError
+from ..models import Circle, Player
+from . import tx
+from .errors import Forbidden, NotFound
+from .records import EveningSummary, PlayerRecord, history, player_records
+
+CIRCLE_NAME_MAX = 80
+PLAYER_NAME_MAX = 40
+TOKEN_BYTES = 32
+
+__all__ = [
+    "EveningSummary",
+    "PlayerRecord",
+    "add_player",
+    "clean_name",
+    "create_circle",
+    "get_or_create_player",
+    "hash_token",
+    "history",
+    "open_circle",
+    "open_circle_for_write",
+    "player_records",
+]
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def clean_name(name: str, *, limit: int, code: str) -> str:
+    """Trim and collapse whitespace; 1..limit characters, no control characters."""
+    text = " ".join(str(name or "").split())
+    if not text or len(text) > limit or any(ord(ch) < 32 for ch in text):
+        raise RuleError(N_("A name has 1 to %(limit)s characters."), code, limit=limit)
+    return text
+
+
+def create_circle(name: str) -> tuple[Circle, str, str]:
+    """A new circle. Returns (circle, write_token, view_token); the plain tokens are shown once."""
+    clean = clean_name(name, limit=CIRCLE_NAME_MAX, code="circle_name")
+    write_token = secrets.token_urlsafe(TOKEN_BYTES)
+    view_token = secrets.token_urlsafe(TOKEN_BYTES)
+    with tx.write() as s:
+        circle = Circle(name=clean, write_token_hash=hash_token(write_token), view_token_hash=hash_token(view_token))
+        s.add(circle)
+    return circle, write_token, view_token
+
+
+def open_circle(token: str) -> tuple[Circle, bool]:
+    """The circle a link opens, and whether the link may write. Raises NotFound."""
+    if not token or len(token) > 128:
+        raise NotFound(N_("This link does not open any circle."), "circle_not_found")
+    digest = hash_token(token)
+    s = tx.session()
+    circle = s.execute(
+        select(Circle).where(or_(Circle.write_token_hash == digest, Circle.view_token_hash == digest))
+    ).scalar_one_or_none()
+    if circle is None:
+        raise NotFound(N_("This link does not open any circle."), "circle_not_found")
+    can_write = hmac.compare_digest(circle.write_token_hash, digest)
+    if not can_write and not hmac.compare_digest(circle.view_token_hash, digest):  # pragma: no cover
+        raise NotFound(N_("This link does not open any circle."), "circle_not_found")
+    return circle, can_write
+
+
+def open_circle_for_write(token: str) -> Circle:
+    """As ``open_circle``, but a read-only link raises Forbidden."""
+    circle, can_write = open_circle(token)
+    if not can_write:
+        raise Forbidden()
+    return circle
+
+
+def _find_player(s: Session, circle_id: int, name: str) -> Player | None:
+    return s.execute(
+        select(Player).where(Player.circle_id == circle_id, func.lower(Player.name) == name.lower())
+    ).scalar_one_or_none()
+
+
+def get_or_create_player(s: Session, circle_id: int, name: str) -> Player:
+    """Inside a write transaction: the circle's player of that name (case-insensitive), or a new one."""
+    clean = clean_name(name, limit=PLAYER_NAME_MAX, code="player_name")
+    player = _find_player(s, circle_id, clean)
+    if player is None:
+        player = Player(circle_id=circle_id, name=clean)
+        s.add(player)
+        s.flush()
+    return player
+
+
+def add_player(circle: Circle, name: str) -> Player:
+    """A new player in the circle; a name already there (any case) raises ``player_exists``."""
+    clean = clean_name(name, limit=PLAYER_NAME_MAX, code="player_name")
+    circle_id = circle.id
+    with tx.write() as s:
+        if _find_player(s, circle_id, clean) is not None:
+            raise RuleError(N_("%(name)s is already in this circle."), "player_exists", name=clean)
+        player = Player(circle_id=circle_id, name=clean)
+        s.add(player)
+    return player

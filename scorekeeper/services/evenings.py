@@ -1,0 +1,319 @@
+"""Evenings: start, record hands, correct, undo, cut ties, end, result.
+
+Every change is one transaction: lock the evening row, replay a repeated request
+id as a no-op, check ``expected_version`` (``StaleVersion``, nothing written), check
+the rules through ``scorekeeper.scoring``, append rows, bump ``version``, commit.
+Nothing is ever updated in place or deleted except the evening's status/version.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Callable, Sequence
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..game.errors import N_, RuleError
+from ..game.rulesets import RuleSet
+from ..models import REQUEST_ID_LEN, AppliedRequest, Circle, CutRow, EntryRow, Evening, Seat, utcnow
+from ..scoring.entries import HandEntry, verify_entry
+from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
+from ..scoring.payouts import Payout, payout
+from ..scoring.slate import Slate
+from . import tx
+from .circles import clean_name, get_or_create_player, PLAYER_NAME_MAX
+from .entries import LogItem, audit_trail, build_slate, effective_cuts, hand_fields, ranking_text, replay
+from .errors import NotFound, StaleVersion
+
+__all__ = [
+    "correct_entry",
+    "cuts_and_pending",
+    "draw_cuts",
+    "end_evening",
+    "entry_log",
+    "get_evening",
+    "load_slate",
+    "record_hand",
+    "result",
+    "ruleset_of",
+    "set_cut",
+    "start_evening",
+    "undo_last",
+]
+
+
+# --- reading ---------------------------------------------------------------------
+def ruleset_of(evening: Evening) -> RuleSet:
+    """The rule set the evening is played with (its stored snapshot)."""
+    return RuleSet.from_dict(evening.ruleset)
+
+
+def get_evening(circle: Circle, public_id: str) -> Evening:
+    """The circle's evening with that public id; raises NotFound."""
+    ev = tx.session().execute(
+        select(Evening).where(Evening.public_id == str(public_id)[:64], Evening.circle_id == circle.id)
+    ).scalar_one_or_none()
+    if ev is None:
+        raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
+    return ev
+
+
+def _entry_rows(s: Session, evening_id: int) -> list[EntryRow]:
+    return list(s.execute(select(EntryRow).where(EntryRow.evening_id == evening_id).order_by(EntryRow.seq)).scalars())
+
+
+def _cut_rows(s: Session, evening_id: int) -> list[CutRow]:
+    return list(s.execute(select(CutRow).where(CutRow.evening_id == evening_id).order_by(CutRow.id)).scalars())
+
+
+def _slate(s: Session, evening: Evening) -> Slate:
+    return build_slate(ruleset_of(evening), evening.first_dealer, _entry_rows(s, evening.id))
+
+
+def load_slate(evening: Evening) -> Slate:
+    """The scoring.Slate of the effective entries (corrections applied, undone entries gone)."""
+    return _slate(tx.session(), evening)
+
+
+def entry_log(evening: Evening) -> list[LogItem]:
+    """The audit trail: every hand, correction (old and new value) and undo, with its time."""
+    return audit_trail(_entry_rows(tx.session(), evening.id))
+
+
+def cuts_and_pending(evening: Evening, slate: Slate | None = None) -> tuple[list[Cut], list[Tie]]:
+    """(recorded cuts that decide a current tie; ties still waiting for a cut)."""
+    s = tx.session()
+    return effective_cuts(slate or _slate(s, evening), _cut_rows(s, evening.id))
+
+
+def result(evening: Evening) -> tuple[Result, Payout] | None:
+    """Final standing and money, once the evening is ended or every cell is filled and
+    every tie cut; ``None`` before that (the slate's totals show the standing)."""
+    s = tx.session()
+    slate = _slate(s, evening)
+    if evening.is_open and not slate.complete:
+        return None
+    cuts, pending = effective_cuts(slate, _cut_rows(s, evening.id))
+    if pending:
+        return None
+    res = final_result(slate, cuts)
+    return res, payout(ruleset_of(evening), res)
+
+
+# --- starting ----------------------------------------------------------------------
+def _check_request_id(request_id: str) -> str:
+    if not isinstance(request_id, str) or not 1 <= len(request_id) <= REQUEST_ID_LEN:
+        raise RuleError(N_("This form is out of date. Please try again."), "request_id")
+    return request_id
+
+
+def start_evening(
+    circle: Circle, *, ruleset: RuleSet, player_names: list[str], first_dealer: int, request_id: str
+) -> Evening:
+    """A new evening with the players in seat order (new names join the circle).
+
+    A request id already used in this circle returns that evening (double tap).
+    """
+    _check_request_id(request_id)
+    n = ruleset.n_players
+    names = [clean_name(name, limit=PLAYER_NAME_MAX, code="player_name") for name in player_names]
+    if len(names) != n:
+        raise RuleError(N_("This game needs %(n)s players."), "players_count", n=n)
+    if len({name.casefold() for name in names}) != len(names):
+        raise RuleError(N_("Every player sits at the table once."), "players_distinct")
+    if type(first_dealer) is not int or not 0 <= first_dealer < n:
+        raise RuleError(N_("The first dealer must be one of the players."), "first_dealer")
+    snapshot = ruleset.to_dict()
+    circle_id = circle.id
+
+    def existing(s: Session) -> Evening | None:
+        return s.execute(
+            select(Evening).where(Evening.circle_id == circle_id, Evening.start_request_id == request_id)
+        ).scalar_one_or_none()
+
+    for attempt in (1, 2):  # PostgreSQL: a concurrent double tap or new name may collide once
+        try:
+            with tx.write() as s:
+                found = existing(s)
+                if found is not None:
+                    return found
+                players = [get_or_create_player(s, circle_id, name) for name in names]
+                ev = Evening(
+                    circle_id=circle_id,
+                    ruleset=snapshot,
+                    first_dealer=first_dealer,
+                    start_request_id=request_id,
+                    version=0,
+                    status="open",
+                    ended_early=False,
+                )
+                s.add(ev)
+                s.flush()
+                for seat, player in enumerate(players):
+                    s.add(Seat(evening_id=ev.id, seat=seat, player_id=player.id))
+            return ev
+        except IntegrityError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+# --- changing ---------------------------------------------------------------------
+Change = Callable[[Session, Evening], bool]  # appends rows; returns whether anything changed
+
+
+def _lock(s: Session, evening_id: int) -> Evening:
+    ev = s.execute(
+        select(Evening)
+        .where(Evening.id == evening_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).scalar_one_or_none()
+    if ev is None:
+        raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
+    return ev
+
+
+def _apply(evening: Evening, *, expected_version: int, request_id: str, action: str, change: Change) -> Evening:
+    _check_request_id(request_id)
+    evening_id = evening.id
+    with tx.write() as s:
+        ev = _lock(s, evening_id)
+        seen = s.get(AppliedRequest, (evening_id, request_id))
+        if seen is not None:
+            return ev  # a double tap or a replayed request: recorded once already
+        if ev.version != expected_version:
+            raise StaleVersion(ev.version)
+        if not ev.is_open:
+            raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
+        if change(s, ev):
+            ev.version += 1
+        s.add(AppliedRequest(evening_id=evening_id, request_id=request_id, action=action, version=ev.version))
+    return ev
+
+
+def _next_seq(rows: Sequence[EntryRow]) -> int:
+    return (rows[-1].seq if rows else 0) + 1
+
+
+def record_hand(
+    evening: Evening, entry: HandEntry, *, expected_version: int, request_id: str, digital: bool = False
+) -> Evening:
+    """Append a hand after the checks of RULES.md 7 (RuleError: nothing written)."""
+
+    def change(s: Session, ev: Evening) -> bool:
+        rows = _entry_rows(s, ev.id)
+        rs = ruleset_of(ev)
+        verify_entry(rs, build_slate(rs, ev.first_dealer, rows), entry)
+        s.add(EntryRow(evening_id=ev.id, seq=_next_seq(rows), kind="hand", supersedes=None, digital=digital,
+                       request_id=request_id, **hand_fields(entry)))
+        return True
+
+    return _apply(evening, expected_version=expected_version, request_id=request_id, action="hand", change=change)
+
+
+def correct_entry(evening: Evening, index: int, entry: HandEntry, *, expected_version: int, request_id: str) -> Evening:
+    """Replace the entry at ``index`` (0-based position on the slate) by ``entry``.
+
+    The old row stays; the new one supersedes it. Every later hand must still be valid.
+    """
+
+    def change(s: Session, ev: Evening) -> bool:
+        rows = _entry_rows(s, ev.id)
+        rs = ruleset_of(ev)
+        slate = build_slate(rs, ev.first_dealer, rows)
+        verify_entry(rs, slate, entry, replacing=index)
+        old = replay(rows)[index]
+        if slate.entries[index] == entry:
+            return False  # nothing to correct
+        s.add(EntryRow(evening_id=ev.id, seq=_next_seq(rows), kind="correction", supersedes=old.seq,
+                       digital=old.digital, request_id=request_id, **hand_fields(entry)))
+        return True
+
+    return _apply(evening, expected_version=expected_version, request_id=request_id, action="correction",
+                  change=change)
+
+
+def undo_last(evening: Evening, *, expected_version: int, request_id: str) -> Evening:
+    """Take back the last entry on the slate (a new ``undo`` row; nothing deleted)."""
+
+    def change(s: Session, ev: Evening) -> bool:
+        rows = _entry_rows(s, ev.id)
+        effective = replay(rows)
+        if not effective:
+            raise RuleError(N_("There is no hand to undo."), "nothing_to_undo")
+        s.add(EntryRow(evening_id=ev.id, seq=_next_seq(rows), kind="undo", supersedes=effective[-1].seq,
+                       digital=False, request_id=request_id))
+        return True
+
+    return _apply(evening, expected_version=expected_version, request_id=request_id, action="undo", change=change)
+
+
+def _add_cut(s: Session, evening_id: int, cut: Cut, tie: Tie, request_id: str) -> None:
+    order = cut.ranking(tie)  # RuleError when the cut does not fit the tie
+    s.add(CutRow(evening_id=evening_id, row_key=tie.row_key, end=tie.end, ranking=ranking_text(order),
+                 winner=order[0], drawn=cut.drawn, request_id=request_id))
+
+
+def set_cut(evening: Evening, cut: Cut, *, expected_version: int, request_id: str) -> Evening:
+    """Record how a tie was decided (a real cut at the table, or a re-cut)."""
+
+    def change(s: Session, ev: Evening) -> bool:
+        slate = _slate(s, ev)
+        tie = {(t.row_key, t.end): t for t in ties(slate)}.get((cut.row_key, cut.end))
+        if tie is None:
+            raise RuleError(N_("Row “%(row)s” has no tie to cut."), "no_tie", row=cut.row_key)
+        _add_cut(s, ev.id, cut, tie, request_id)
+        return True
+
+    return _apply(evening, expected_version=expected_version, request_id=request_id, action="cut", change=change)
+
+
+def _draw_missing(s: Session, ev: Evening, slate: Slate, rng: random.Random, request_id: str) -> bool:
+    _cuts, pending = effective_cuts(slate, _cut_rows(s, ev.id))
+    for tie in pending:
+        _add_cut(s, ev.id, draw_cut(tie, rng), tie, request_id)
+    return bool(pending)
+
+
+def draw_cuts(
+    evening: Evening, *, expected_version: int, request_id: str, rng: random.Random | None = None
+) -> Evening:
+    """Cut the cards for every tie still undecided (secure random draw, recorded)."""
+    generator = rng or secrets.SystemRandom()
+
+    def change(s: Session, ev: Evening) -> bool:
+        return _draw_missing(s, ev, _slate(s, ev), generator, request_id)
+
+    return _apply(evening, expected_version=expected_version, request_id=request_id, action="draw_cuts",
+                  change=change)
+
+
+def end_evening(
+    evening: Evening, *, early: bool, expected_version: int, request_id: str, rng: random.Random | None = None
+) -> Evening:
+    """End the evening: when every cell is filled, or ``early`` with the standing so far.
+
+    Ties without a cut are cut by a secure random draw now (recorded like any cut).
+    """
+    generator = rng or secrets.SystemRandom()
+
+    def change(s: Session, ev: Evening) -> bool:
+        slate = _slate(s, ev)
+        if not slate.complete and not early:
+            raise RuleError(
+                N_("Some cells are still open: fill them, or end the evening early."), "evening_incomplete"
+            )
+        _draw_missing(s, ev, slate, generator, request_id)
+        s.flush()
+        cuts, _pending = effective_cuts(slate, _cut_rows(s, ev.id))
+        final_result(slate, cuts)  # must stand before the evening is closed
+        ev.status = "ended"
+        ev.ended_early = not slate.complete
+        ev.ended_at = utcnow()
+        return True
+
+    return _apply(evening, expected_version=expected_version, request_id=request_id, action="end", change=change)
