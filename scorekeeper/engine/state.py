@@ -37,6 +37,7 @@ from .tables import (
     POINTS,
     STRENGTH,
     SUIT_OF,
+    TRICK_MODES,
     UNDENUFE_ID,
     UNDER,
     card_ints,
@@ -169,7 +170,7 @@ class HandState:
 
     def trick_mode(self) -> TrickMode | None:
         """The mode of the current trick (None before it is known)."""
-        return trick_mode(self.modes[self.trick_no]) if self.trick_no < len(self.modes) else None
+        return TRICK_MODES[self.modes[self.trick_no]] if self.trick_no < len(self.modes) else None
 
     def declaring_seats(self) -> tuple[int, ...]:
         if self.declarer is None:

@@ -55,10 +55,18 @@ def mode_id(tm: TrickMode) -> int:
     ]
 
 
-def trick_mode(mid: int) -> TrickMode:
+def _trick_mode(mid: int) -> TrickMode:
     if mid < 4:
         return TrickMode(Mode.TRUMP, Suit(mid))
     return TrickMode((Mode.OBENABE, Mode.UNDENUFE, Mode.ZWUESCHEDUERE, Mode.TUTTI)[mid - 4])
+
+
+TRICK_MODES: tuple[TrickMode, ...] = tuple(_trick_mode(m) for m in range(8))
+
+
+def trick_mode(mid: int) -> TrickMode:
+    """The ``TrickMode`` of a mode id."""
+    return TRICK_MODES[mid]
 
 
 def valuation_id(tm: TrickMode, undenufe_six11: bool = False) -> int:

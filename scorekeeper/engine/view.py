@@ -6,8 +6,7 @@ contract, tricks, points) and that seat's own cards, never anyone else's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, TrickMode
@@ -20,8 +19,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import HandState, TrickRecord
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(NamedTuple):
+    """Immutable (a NamedTuple: cheap to build once per move)."""
+
     seat: int
     n_players: int
     dealer: int
@@ -96,28 +96,31 @@ def build_view(state: "HandState", seat: int) -> SeatView:
     done = state.is_terminal()
     setup = state.setup
     return SeatView(
-        seat=seat,
-        n_players=state.n_players,
-        dealer=setup.dealer,
-        phase=state.phase.value,
-        to_move=None if done else mover,
-        hand=card_tuple(state.hands[seat]),
-        hand_sizes=tuple(h.bit_count() for h in state.hands),
-        legal_actions=tuple(state.legal_actions()) if mover == seat else (),
-        may_pass=state.may_pass,
-        bids=tuple(state.bids),
-        declarer=state.declarer,
-        row_key=state.row_key,
-        contract=state.contract,
-        komisch_blocks=tuple(state.komisch_blocks),
-        trick_no=state.trick_no,
-        trick_mode=state.trick_mode(),
-        leader=state.leader,
-        trick=tuple(CARD[c] for c in state.trick),
-        tricks=tuple(state.tricks),
-        points=tuple(state.points),
-        tricks_won=tuple(state.won),
-        open_rows=setup.open_rows,
-        seich_used=setup.seich_used,
-        result=state.result() if done else None,
+        seat,
+        state.n_players,
+        setup.dealer,
+        state.phase.value,
+        None if done else mover,
+        card_tuple(state.hands[seat]),
+        tuple(map(_bit_count, state.hands)),
+        tuple(state.legal_actions()) if mover == seat else (),
+        state.may_pass,
+        tuple(state.bids),
+        state.declarer,
+        state.row_key,
+        state.contract,
+        tuple(state.komisch_blocks),
+        state.trick_no,
+        state.trick_mode(),
+        state.leader,
+        tuple(map(CARD.__getitem__, state.trick)),
+        tuple(state.tricks),
+        tuple(state.points),
+        tuple(state.won),
+        setup.open_rows,
+        setup.seich_used,
+        state.result() if done else None,
     )
+
+
+_bit_count = int.bit_count
