@@ -6,11 +6,13 @@ explains a refusal, so its cost is paid on the error path alone.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from scorekeeper.game.cards import Suit
 from scorekeeper.game.errors import N_
 
 from .errors import IllegalCard
-from .tables import BIT, CARD, SUIT_MASK, TUTTI_ID, legal_mask
+from .tables import BIT, CARD, STRENGTH, SUIT_MASK, SUIT_OF, TUTTI_ID, UNDER, legal_mask
 
 
 def explain_illegal(hand: int, card: int, mid: int, led: int, under: int, high_trump: int | None) -> IllegalCard | None:
@@ -38,8 +40,8 @@ def explain_illegal(hand: int, card: int, mid: int, led: int, under: int, high_t
     if mid < 4 and led == mid:
         return IllegalCard(
             N_(
-                "Trumps (%(trump)s) were led and you hold a trump: play a trump (only the jack, the Puur,"
-                " may be kept back when it is your only trump)."
+                "%(card)s is not allowed: trumps (%(trump)s) were led and you hold a trump, so play a trump"
+                " (only the jack, the Puur, may be kept back when it is your only trump)."
             ),
             "must_play_trump",
             card=c,
@@ -69,3 +71,34 @@ def explain_illegal(hand: int, card: int, mid: int, led: int, under: int, high_t
         card=c,
         led=led_suit,
     )
+
+
+def trick_status(mid: int, cards: Sequence[int]) -> tuple[int, int, int]:
+    """(led suit, index of the winning card, mask of trumps nobody may undertrump
+    with) of a trick so far; led is -1 for an empty trick."""
+    if not cards:
+        return -1, -1, 0
+    k = mid * 4 + SUIT_OF[cards[0]]
+    strength = STRENGTH[k]
+    best, win = strength[cards[0]], 0
+    for i in range(1, len(cards)):
+        if strength[cards[i]] > best:
+            best, win = strength[cards[i]], i
+    return SUIT_OF[cards[0]], win, UNDER[k][cards[win]]
+
+
+def trick_winner(mid: int, cards: Sequence[int]) -> int:
+    """Index (in playing order) of the card that wins the trick."""
+    return trick_status(mid, cards)[1]
+
+
+def legal_in_trick(hand: int, mid: int, cards: Sequence[int]) -> int:
+    """Mask of the legal cards of ``hand`` after ``cards`` were played in the trick."""
+    led, _, under = trick_status(mid, cards)
+    return legal_mask(hand, mid, led, under)
+
+
+def explain_in_trick(hand: int, card: int, mid: int, cards: Sequence[int]) -> IllegalCard | None:
+    """``explain_illegal`` for a trick given by its cards."""
+    led, win, under = trick_status(mid, cards)
+    return explain_illegal(hand, card, mid, led, under, cards[win] if cards else None)
