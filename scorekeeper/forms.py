@@ -1,0 +1,204 @@
+"""WTForms: the shape of the input (required fields, whole numbers, ranges).
+
+The rules (open rows, 157, match needs every trick...) are checked by the pure
+core (``scoring.verify_entry``) through the services; a form only makes sure the
+values are there and have the right type. Every form carries the CSRF token.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    DecimalField,
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+)
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
+
+from .game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, RuleSet, Variant
+
+POINTS_MESSAGE = _l("Points are whole numbers from 0 to 157.")
+
+
+def new_request_id() -> str:
+    return uuid.uuid4().hex
+
+
+class PointsInput(NumberInput):
+    """A text box that opens the phone's numeric keypad."""
+
+    input_type = "text"
+
+    def __call__(self, field: Field, **kwargs: Any) -> Any:
+        kwargs.setdefault("inputmode", "numeric")
+        kwargs.setdefault("pattern", "[0-9]*")
+        kwargs.setdefault("autocomplete", "off")
+        kwargs.setdefault("maxlength", "3")
+        return super().__call__(field, **kwargs)
+
+
+class MultiCheckboxField(SelectMultipleField):
+    widget = ListWidget(prefix_label=False)
+    option_widget = CheckboxInput()
+
+
+class ActionForm(FlaskForm):
+    """POST-only buttons (undo, end, draw cuts): CSRF, the version seen, a request id."""
+
+    expected_version = IntegerField(validators=[InputRequired()])
+    request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+
+
+class CreateCircleForm(FlaskForm):
+    name = StringField(
+        _l("Name of the circle"),
+        validators=[DataRequired(_l("Give the circle a name.")), Length(max=80)],
+        render_kw={"placeholder": _l("e.g. Thursday Jass"), "autocomplete": "off"},
+    )
+
+
+class AddPlayerForm(FlaskForm):
+    name = StringField(
+        _l("New player"),
+        validators=[DataRequired(_l("A player needs a name.")), Length(max=40)],
+        render_kw={"autocomplete": "off"},
+    )
+
+
+class HandForm(FlaskForm):
+    """One hand as the table reports it; choices are filled per evening by the view."""
+
+    declarer = RadioField(_l("Declarer"), coerce=int, validators=[InputRequired(_l("Who declared?"))])
+    row = SelectField(_l("Row"), validators=[Optional()], validate_choice=True)
+    played_as = SelectField(_l("Played as"), validators=[Optional()], validate_choice=True)
+    declarer_points = IntegerField(
+        _l("Declarer's points"),
+        widget=PointsInput(),
+        validators=[Optional(), NumberRange(0, 157, POINTS_MESSAGE)],
+    )
+    defender_points = IntegerField(
+        _l("Defenders' points"),
+        widget=PointsInput(),
+        validators=[Optional(), NumberRange(0, 157, POINTS_MESSAGE)],
+    )
+    match = BooleanField(_l("Match (every trick)"))
+    countermatch = BooleanField(_l("Countermatch (no trick)"))
+    seich = BooleanField(_l("Seich (thrown in)"))
+    expected_version = IntegerField(validators=[InputRequired()])
+    request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+
+    def is_seich(self) -> bool:
+        field = getattr(self, "seich", None)  # removed from the form outside the club variant
+        return bool(field is not None and field.data)
+
+    def validate_row(self, field: Field) -> None:
+        if not self.is_seich() and not field.data:
+            raise ValidationError(_l("Choose the row that was played."))
+
+    def validate_declarer_points(self, field: Field) -> None:
+        if not self.is_seich() and field.data is None and not field.errors:
+            raise ValidationError(_l("Enter the declarer's points (0 to 157)."))
+
+    def validate_defender_points(self, field: Field) -> None:
+        if not self.is_seich() and field.data is None and not field.errors:
+            raise ValidationError(_l("Enter the defenders' points (0 to 157)."))
+
+
+class CutForm(ActionForm):
+    """The result of a real cut at the table: which side ranks first in a tied row."""
+
+    row_key = HiddenField(validators=[DataRequired()])
+    end = HiddenField(validators=[DataRequired()])
+    winner = IntegerField(validators=[InputRequired()])
+
+
+# --- starting an evening --------------------------------------------------------
+
+VARIANT_CHOICES = [v.value for v in Variant]
+DECK_CHOICES = [("swiss", _l("Swiss suits (Eichel, Schelle, Schilte, Rose)")), ("french", _l("French suits (Kreuz, Ecke, Schaufel, Herz)"))]
+SUIT_ORDER_LABELS = {
+    "pagat": _l("spades, clubs, diamonds, hearts"),
+    "swiss": _l("acorns, roses, shields, bells"),
+    "club": _l("diamonds, clubs, spades, hearts"),
+}
+EXTRA_LABELS = {"slalom": _l("Slalom"), "gustav": _l("Gustav (Riesenslalom)"), "tuo": _l("TUO")}
+
+
+class StartEveningForm(FlaskForm):
+    variant = HiddenField(validators=[DataRequired()])
+    deck = RadioField(_l("Suit names"), choices=DECK_CHOICES, default="swiss")
+    suit_order = SelectField(
+        _l("Order of the suit rows"), choices=[(k, v) for k, v in SUIT_ORDER_LABELS.items()], validate_choice=True
+    )
+    barrel = SelectField(
+        _l("Barrel rule"),
+        choices=[
+            (BarrelRule.BOOK.value, _l("Book: back to forehand, who must choose")),
+            (BarrelRule.ONLINE.value, _l("Online table: the first who can choose must choose")),
+        ],
+    )
+    undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
+    extra_rows = MultiCheckboxField(_l("Extra rows"), choices=[(k, v) for k, v in EXTRA_LABELS.items()])
+    stake_chf = DecimalField(
+        _l("Stake in CHF"), places=2, validators=[InputRequired(), NumberRange(0, 1000)], render_kw={"inputmode": "decimal"}
+    )
+    per_points = IntegerField(
+        _l("per how many points"), validators=[Optional(), NumberRange(1, 10000)], render_kw={"inputmode": "numeric"}
+    )
+    round_to = SelectField(
+        _l("Rounding"), choices=[("5", _l("to 5 Rappen")), ("1", _l("exact to the Rappen"))], default="5"
+    )
+    first_dealer = RadioField(_l("First dealer"), coerce=int, validators=[InputRequired(_l("Who deals first?"))])
+    request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+
+    def validate_variant(self, field: Field) -> None:
+        if field.data not in VARIANT_CHOICES:
+            raise ValidationError(_l("Choose a variant."))
+
+
+def start_form_class(ruleset: RuleSet) -> type[StartEveningForm]:
+    """A start form with one name field per seat and one factor field per row of ``ruleset``."""
+
+    attrs: dict[str, Any] = {}
+    for seat in range(ruleset.n_players):
+        attrs[f"seat_{seat}"] = StringField(
+            validators=[DataRequired(_l("Every seat needs a player.")), Length(max=40)],
+            render_kw={"autocomplete": "off", "list": "circle-players"},
+        )
+    for row in ruleset.rows:
+        attrs[f"factor_{row.key}"] = IntegerField(
+            default=row.factor,
+            validators=[Optional(), NumberRange(1, 1000, _l("A factor is a whole number from 1 to 1000."))],
+            render_kw={"inputmode": "numeric", "pattern": "[0-9]*"},
+        )
+    return type("StartEveningFormFor" + ruleset.variant.value.title(), (StartEveningForm,), attrs)
+
+
+def suit_order_default(variant: Variant) -> str:
+    return {Variant.THREE: "swiss", Variant.TEAMS: "pagat", Variant.SOLO4: "pagat", Variant.CLUB: "club"}[variant]
+
+
+__all__ = [
+    "ActionForm",
+    "AddPlayerForm",
+    "CreateCircleForm",
+    "CutForm",
+    "EXTRA_ROWS",
+    "HandForm",
+    "SUIT_ORDERS",
+    "StartEveningForm",
+    "new_request_id",
+    "start_form_class",
+    "suit_order_default",
+]

@@ -1,0 +1,60 @@
+"""Language choice and translation helpers for the web layer.
+
+The pure packages raise ``RuleError(message, code, **params)`` with an English
+template marked ``N_``. Here the template is translated with gettext and the
+parameters filled in; a ``Card``, ``Suit`` or ``Contract`` parameter is named in
+the evening's deck style and the user's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from flask_babel import get_locale, gettext
+
+from .game.cards import Card, DeckStyle, Suit, card_name, suit_name
+from .game.contracts import Contract
+from .game.errors import RuleError
+from .extensions import normalize_language, select_locale  # noqa: F401  (one language rule)
+
+LANGUAGES: dict[str, str] = {"en": "English", "de_CH": "Schwiizerdütsch"}
+DEFAULT_LANGUAGE = "en"
+LANG_COOKIE = "lang"  # read by extensions.language_from (the locale selector)
+
+
+def current_language() -> str:
+    loc = get_locale()
+    return str(loc) if loc is not None else DEFAULT_LANGUAGE
+
+
+def render_param(value: Any, deck: DeckStyle | str = DeckStyle.SWISS, language: str | None = None) -> str:
+    """A message parameter as text: cards and suits by name in the deck style and language."""
+    lang = language or current_language()
+    if isinstance(value, Card):
+        return card_name(value, deck, lang)
+    if isinstance(value, Suit):
+        return suit_name(value, deck, lang)
+    if isinstance(value, Contract):
+        from .web.labels import contract_label  # late: labels imports this module
+
+        return contract_label(value, deck)
+    return str(value)
+
+
+def translate_error(
+    err: RuleError, deck: DeckStyle | str = DeckStyle.SWISS, shown: Mapping[str, str] | None = None
+) -> str:
+    """The error's message in the user's language with its parameters filled in.
+
+    ``shown`` replaces parameters by display text the caller knows better (a row key
+    by the row's name, a seat number by the player's name).
+    """
+    template = gettext(err.message)
+    if not err.params:
+        return template
+    params = {k: render_param(v, deck) for k, v in err.params.items()}
+    params.update({k: v for k, v in (shown or {}).items() if k in params})
+    try:
+        return template % params
+    except (KeyError, ValueError, TypeError):
+        return template

@@ -1,0 +1,58 @@
+"""The mobile web pages: home, circle, slate (blueprints, filters, headers).
+
+``register(app)`` is called by ``create_app``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, Response, request
+from flask_wtf.csrf import CSRFError
+
+from ..i18n import LANGUAGES, current_language
+from . import labels
+
+HTMX_PATH = "vendor/htmx-2.0.11.min.js"
+
+# Pages whose URL holds a secret token: never send it on as a Referer, never index.
+PRIVATE_PREFIXES = ("/c/",)
+
+
+def _headers(response: Response) -> Response:
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    if request.path.startswith(PRIVATE_PREFIXES) or request.path == "/":
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Robots-Tag"] = "noindex, nofollow"
+        if request.path.startswith(PRIVATE_PREFIXES):
+            response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def _context() -> dict[str, Any]:
+    return {"languages": LANGUAGES, "current_lang": current_language(), "htmx_path": HTMX_PATH}
+
+
+def _zip(a: Any, b: Any) -> list[tuple[Any, Any]]:
+    return list(zip(a, b))
+
+
+def register(app: Flask) -> None:
+    from .circles import bp as circles_bp
+    from .errors import csrf_error, not_found, forbidden
+    from .home import bp as home_bp
+    from .slate import bp as slate_bp
+
+    app.register_blueprint(home_bp)
+    app.register_blueprint(circles_bp)
+    app.register_blueprint(slate_bp)
+    app.after_request(_headers)
+    app.context_processor(_context)
+    app.add_template_filter(labels.chf, "chf")
+    app.add_template_filter(labels.signed, "signed")
+    app.add_template_filter(_zip, "zip")
+    app.register_error_handler(404, not_found)
+    app.register_error_handler(403, forbidden)
+    app.register_error_handler(CSRFError, csrf_error)

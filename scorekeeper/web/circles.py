@@ -1,0 +1,185 @@
+"""The circle page: players, history, records, and starting an evening."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
+from werkzeug.wrappers import Response
+
+from ..forms import (
+    EXTRA_ROWS,
+    SUIT_ORDERS,
+    AddPlayerForm,
+    StartEveningForm,
+    new_request_id,
+    start_form_class,
+    suit_order_default,
+)
+from ..game.errors import RuleError
+from ..game.rulesets import RuleSet, Stake, Variant, default_ruleset
+from ..services import circles as circle_service
+from ..services import evenings as evening_service
+from .common import flash_error, open_or_404, require_write
+from .labels import VARIANT_LABELS, VARIANT_SHORT, row_label
+
+bp = Blueprint("circles", __name__, url_prefix="/c/<token>")
+
+
+@bp.route("")
+def circle(token: str) -> str:
+    circ, can_write = open_or_404(token)
+    return render_template(
+        "circles/circle.html",
+        circle=circ,
+        token=token,
+        can_write=can_write,
+        players=sorted(circ.players, key=lambda p: p.name.lower()),
+        history=circle_service.history(circ),
+        records=circle_service.player_records(circ),
+        player_form=AddPlayerForm(formdata=None),
+        variants=VARIANT_LABELS,
+        variants_short={v.value: str(label) for v, label in VARIANT_SHORT.items()},
+    )
+
+
+@bp.route("/players", methods=["POST"])
+def add_player(token: str) -> Response | tuple[str, int]:
+    circ, can_write = open_or_404(token)
+    require_write(can_write)
+    form = AddPlayerForm()
+    if form.validate_on_submit():
+        try:
+            player = circle_service.add_player(circ, form.name.data or "")
+        except RuleError as err:
+            flash_error(err)
+        else:
+            flash(_("%(name)s joined the circle.", name=player.name), "success")
+    else:
+        for errors in form.errors.values():
+            for e in errors:
+                flash(str(e), "error")
+    return redirect(url_for("circles.circle", token=token) + "#players")
+
+
+# --- starting an evening ------------------------------------------------------------
+
+
+def _shape(source: MultiDict[str, str]) -> tuple[Variant, str, list[str]]:
+    try:
+        variant = Variant(source.get("variant", "three"))
+    except ValueError:
+        abort(404)
+    order = source.get("suit_order") or suit_order_default(variant)
+    if order not in SUIT_ORDERS:
+        order = suit_order_default(variant)
+    extras = [e for e in source.getlist("extra_rows") if e in EXTRA_ROWS]
+    if variant not in (Variant.TEAMS, Variant.SOLO4):
+        extras = []
+    return variant, order, extras
+
+
+def _default_stake(variant: Variant) -> Stake:
+    return default_ruleset(variant).stake
+
+
+def _build_form(source: MultiDict[str, str] | None, variant: Variant, order: str, extras: list[str]) -> tuple[StartEveningForm, RuleSet]:
+    shape = default_ruleset(variant, suit_order=order, extra_rows=extras)
+    cls = start_form_class(shape)
+    stake = _default_stake(variant)
+    defaults: dict[str, Any] = {
+        "variant": variant.value,
+        "suit_order": order,
+        "barrel": shape.barrel.value,
+        "extra_rows": extras,
+        "stake_chf": Decimal(stake.rappen) / 100,
+        "per_points": stake.per_points,
+        "round_to": str(stake.round_to),
+        "first_dealer": 0,
+        "request_id": new_request_id(),
+    }
+    form = cls(formdata=source, data=defaults) if source is not None else cls(formdata=None, data=defaults)
+    return form, shape
+
+
+def _ruleset_from(form: StartEveningForm, shape: RuleSet, variant: Variant, order: str, extras: list[str]) -> RuleSet:
+    factors = {}
+    for row in shape.rows:
+        value = getattr(form, f"factor_{row.key}").data
+        factors[row.key] = int(value) if value is not None else row.factor
+    rappen = int((Decimal(form.stake_chf.data) * 100).to_integral_value())
+    per_points = 1 if variant is Variant.THREE else int(form.per_points.data or _default_stake(variant).per_points)
+    return default_ruleset(
+        variant,
+        suit_order=order,
+        extra_rows=extras,
+        barrel=form.barrel.data,
+        undenufe_six11=bool(form.undenufe_six11.data),
+        stake=Stake(rappen=rappen, per_points=per_points, round_to=int(form.round_to.data)),
+        deck=form.deck.data,
+        factors=factors,
+    )
+
+
+@bp.route("/start", methods=["GET", "POST"])
+def start(token: str) -> Response | str | tuple[str, int]:
+    circ, can_write = open_or_404(token)
+    require_write(can_write)
+    if request.method == "POST":
+        source: MultiDict[str, str] | None = request.form
+    elif "suit_order" in request.args:  # the htmx refresh of the factor list keeps what was typed
+        source = request.args
+    else:
+        source = None
+    variant, order, extras = _shape(source if source is not None else request.args)
+    form, shape = _build_form(source, variant, order, extras)
+    form.first_dealer.choices = [(i, str(i + 1)) for i in range(shape.n_players)]
+    status = 200
+    if request.method == "POST":
+        status = 422
+        if form.validate_on_submit():
+            names = [getattr(form, f"seat_{i}").data.strip() for i in range(shape.n_players)]
+            lowered = [n.lower() for n in names]
+            if len(set(lowered)) != len(lowered):
+                flash(_("Every seat needs a different player."), "error")
+            else:
+                try:
+                    ruleset = _ruleset_from(form, shape, variant, order, extras)
+                    evening = evening_service.start_evening(
+                        circ,
+                        ruleset=ruleset,
+                        player_names=names,
+                        first_dealer=int(form.first_dealer.data),
+                        request_id=form.request_id.data,
+                    )
+                except RuleError as err:
+                    flash_error(err)
+                except (ValueError, KeyError) as err:
+                    flash(_("These options do not fit together: %(reason)s", reason=str(err)), "error")
+                else:
+                    return redirect(url_for("slate.evening", token=token, evening_id=evening.public_id))
+        else:
+            for name, errors in form.errors.items():
+                if name == "csrf_token":
+                    flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
+    players = sorted(circ.players, key=lambda p: p.name.lower())
+    return (
+        render_template(
+            "circles/start.html",
+            circle=circ,
+            token=token,
+            form=form,
+            shape=shape,
+            variant=variant,
+            variants=VARIANT_LABELS,
+            players=players,
+            row_labels={r.key: row_label(r, form.deck.data or "swiss") for r in shape.rows},
+            seat_fields=[getattr(form, f"seat_{i}") for i in range(shape.n_players)],
+            factor_fields=[(r, getattr(form, f"factor_{r.key}")) for r in shape.rows],
+            extras_allowed=variant in (Variant.TEAMS, Variant.SOLO4),
+        ),
+        status,
+    )

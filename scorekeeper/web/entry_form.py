@@ -1,0 +1,123 @@
+"""The record/correct form of a hand: choices per evening, form -> HandEntry, HandEntry -> form."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from flask_babel import gettext as _
+
+from ..forms import HandForm, new_request_id
+from ..game.contracts import Contract
+from ..game.rulesets import RuleSet
+from ..scoring.entries import HandEntry
+from ..scoring.slate import Slate
+from .labels import row_label
+from .present import contract_choices
+
+
+def row_options(ruleset: RuleSet, slate: Slate, *, keep: str | None = None) -> list[dict[str, Any]]:
+    """Every row with the sides it is still open for (the script hides the others)."""
+    out = []
+    for row in ruleset.rows:
+        open_for = [str(side) for side in range(ruleset.n_sides) if slate.cell(row.key, side) is None]
+        out.append(
+            {
+                "key": row.key,
+                "label": f"{row_label(row, ruleset.deck)} ×{row.factor}",
+                "open": " ".join(open_for),
+                "choice": row.is_choice,
+                "keep": row.key == keep,
+            }
+        )
+    return out
+
+
+def make_hand_form(
+    ruleset: RuleSet,
+    names: Sequence[str],
+    *,
+    version: int,
+    formdata: Any = None,
+    entry: HandEntry | None = None,
+) -> HandForm:
+    """A HandForm for this evening: posted data, or the values of ``entry`` (correction), or empty."""
+    data: dict[str, Any] = {"expected_version": version, "request_id": new_request_id()}
+    if entry is not None:
+        data.update(
+            declarer=entry.declarer_seat,
+            row=entry.row_key or "",
+            played_as=entry.contract.code if entry.contract is not None else "",
+            declarer_points=None if entry.seich else entry.declarer_points,
+            defender_points=None if entry.seich else entry.defender_points,
+            match=entry.match,
+            countermatch=entry.countermatch,
+            seich=entry.seich,
+        )
+    form = HandForm(formdata=formdata, data=data) if formdata is not None else HandForm(formdata=None, data=data)
+    form.declarer.choices = [(seat, names[seat]) for seat in range(ruleset.n_players)]
+    form.row.choices = [("", _("– choose –"))] + [(r.key, row_label(r, ruleset.deck)) for r in ruleset.rows]
+    form.played_as.choices = [("", _("– choose –"))] + [(code, label) for code, label, _rows in contract_choices(ruleset)]
+    if not ruleset.seich:
+        del form.seich
+    return form
+
+
+def refresh_version(form: HandForm, version: int) -> None:
+    """Re-render a kept form against the fresh slate: the next submit expects ``version``."""
+    form.expected_version.data = version
+    form.expected_version.raw_data = None
+
+
+def entry_from_form(ruleset: RuleSet, form: HandForm) -> HandEntry:
+    """The HandEntry the (shape-valid) form describes; the rules are checked by the core."""
+    seat = int(form.declarer.data)
+    seich = bool(getattr(form, "seich", None) and form.seich.data)
+    if seich:
+        return HandEntry.seich_hand(seat)
+    row_key = form.row.data or None
+    contract: Contract | None = None
+    if row_key is not None and form.played_as.data:
+        try:
+            row = ruleset.row(row_key)
+        except KeyError:
+            row = None
+        if row is not None and row.is_choice:
+            contract = Contract.parse(form.played_as.data)
+    return HandEntry(
+        row_key=row_key,
+        declarer_seat=seat,
+        contract=contract,
+        declarer_points=int(form.declarer_points.data),
+        defender_points=int(form.defender_points.data),
+        match=bool(form.match.data),
+        countermatch=bool(form.countermatch.data),
+    )
+
+
+def side_of_seats(ruleset: RuleSet) -> dict[int, int]:
+    return {seat: ruleset.side_of(seat) for seat in range(ruleset.n_players)}
+
+
+def describe(ruleset: RuleSet, names: Sequence[str], entry: HandEntry | None) -> str:
+    """One line for the correction history: ``Anna · Rose ×1 · 120 : 37 · match``."""
+    if entry is None:
+        return "–"
+    who = names[entry.declarer_seat] if 0 <= entry.declarer_seat < len(names) else str(entry.declarer_seat)
+    if entry.seich or entry.row_key is None:
+        return _("%(name)s · Seich", name=who)
+    try:
+        row = ruleset.row(entry.row_key)
+        label = row_label(row, ruleset.deck)
+    except KeyError:
+        label = entry.row_key
+    parts = [who, label]
+    if entry.contract is not None and entry.contract.kind.value not in ("suit",):
+        from .labels import contract_label
+
+        parts.append(contract_label(entry.contract, ruleset.deck))
+    parts.append(f"{entry.declarer_points} : {entry.defender_points}")
+    if entry.match:
+        parts.append(_("match"))
+    if entry.countermatch:
+        parts.append(_("countermatch"))
+    return " · ".join(parts)

@@ -1,0 +1,56 @@
+"""Home: create a circle; the circles this browser opened (kept in the browser only)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from ..forms import CreateCircleForm
+from ..game.errors import RuleError
+from ..i18n import LANG_COOKIE, LANGUAGES, translate_error
+from ..services import circles as circle_service
+
+bp = Blueprint("home", __name__)
+
+ONE_YEAR = 365 * 24 * 3600
+
+
+@bp.route("/", methods=["GET", "POST"])
+def index() -> Response | str | tuple[str, int]:
+    form = CreateCircleForm()
+    if form.validate_on_submit():
+        try:
+            circle, write_token, view_token = circle_service.create_circle(form.name.data)
+        except RuleError as err:
+            flash(translate_error(err), "error")
+            return render_template("home/index.html", form=form), 422
+        resp = make_response(
+            render_template(
+                "home/created.html",
+                circle=circle,
+                write_url=url_for("circles.circle", token=write_token, _external=True),
+                view_url=url_for("circles.circle", token=view_token, _external=True),
+            )
+        )
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+    status = 422 if request.method == "POST" else 200
+    return render_template("home/index.html", form=form), status
+
+
+@bp.route("/lang/<code>")
+def set_language(code: str) -> Response:
+    """Set the language cookie and go back to the page the link was on."""
+    if code not in LANGUAGES:
+        abort(404)
+    target = url_for("home.index")
+    ref = request.referrer
+    if ref:
+        parts = urlsplit(ref)
+        if parts.netloc == request.host and parts.path.startswith("/") and not parts.path.startswith("//"):
+            target = parts.path + (f"?{parts.query}" if parts.query else "")
+    resp = redirect(target)
+    resp.set_cookie(LANG_COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True)
+    return resp

@@ -1,0 +1,117 @@
+"""Names shown on screen: rows, contracts, variants, sides, money.
+
+Every name goes through gettext; suit names come from ``game.cards`` in the
+evening's deck style and the user's language.
+"""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from ..game.cards import SUIT_SYMBOLS, DeckStyle, Suit, suit_name
+from ..game.contracts import Contract, Kind, Mode
+from ..game.rulesets import Row, RuleSet, Variant
+from ..i18n import current_language
+
+KIND_LABELS = {
+    Kind.OBENABE: _l("Obenabe"),
+    Kind.UNDENUFE: _l("Undenufe"),
+    Kind.SLALOM: _l("Slalom"),
+    Kind.GUSTAV: _l("Gustav"),
+    Kind.RIESENSLALOM: _l("Riesenslalom"),
+    Kind.TUO: _l("TUO"),
+    Kind.KOMISCH: _l("Komisch (3×3)"),
+    Kind.TUTTI: _l("Tutti"),
+    Kind.ZWUESCHEDUERE: _l("Zwüschedüre"),
+    Kind.MISERE: _l("Misère"),
+    Kind.SUIT: _l("Trump"),
+}
+
+ROW_LABELS = {
+    "obenabe": _l("Obenabe"),
+    "undenufe": _l("Undenufe"),
+    "slalom": _l("Slalom"),
+    "gustav": _l("Gustav"),
+    "tuo": _l("TUO"),
+    "joker1": _l("Joker"),
+    "joker2": _l("Joker"),
+    "twelve": _l("12-fach"),
+    "misere_zwueschi": _l("Misère / Zwüschedüre"),
+    "tutti": _l("Tutti"),
+    "riesenslalom": _l("Riesenslalom"),
+    "komisch": _l("Komisch"),
+}
+
+VARIANT_LABELS = {
+    Variant.THREE: _l("Three players (sticks and potatoes)"),
+    Variant.TEAMS: _l("Two teams of two"),
+    Variant.SOLO4: _l("Four players, all against all"),
+    Variant.CLUB: _l("Club variant, 12 rows (teams)"),
+}
+
+VARIANT_SHORT = {
+    Variant.THREE: _l("Three players"),
+    Variant.TEAMS: _l("Teams"),
+    Variant.SOLO4: _l("Four solo"),
+    Variant.CLUB: _l("Club"),
+}
+
+
+def deck_of(ruleset: RuleSet) -> DeckStyle:
+    return ruleset.deck
+
+
+def suit_label(suit: Suit | int, deck: DeckStyle | str) -> str:
+    return suit_name(int(suit), deck, current_language())
+
+
+def suit_symbol(suit: Suit | int) -> str:
+    return SUIT_SYMBOLS[int(suit)]
+
+
+def row_label(row: Row, deck: DeckStyle | str) -> str:
+    if row.suit is not None:
+        name = suit_label(row.suit, deck)
+        return name[:1].upper() + name[1:]
+    label = ROW_LABELS.get(row.key)
+    return str(label) if label is not None else row.key
+
+
+def _start(mode: Mode | None) -> str:
+    return _("Obenabe first") if mode is Mode.OBENABE else _("Undenufe first")
+
+
+def contract_label(contract: Contract, deck: DeckStyle | str) -> str:
+    """``Rose``, ``Slalom (Obenabe first)``, ``Riesenslalom (4 Undenufe first)``, ``Misère: Undenufe``."""
+    k = contract.kind
+    if k is Kind.SUIT and contract.suit is not None:
+        return suit_label(contract.suit, deck)
+    base = str(KIND_LABELS[k])
+    if k is Kind.TUO and contract.suit is not None:
+        return f"{base} ({suit_label(contract.suit, deck)})"
+    if k is Kind.RIESENSLALOM:
+        return _("%(name)s (%(n)s tricks, %(start)s)", name=base, n=contract.first, start=_start(contract.start))
+    if k in (Kind.SLALOM, Kind.GUSTAV):
+        return f"{base} ({_start(contract.start)})"
+    if k is Kind.MISERE and contract.misere_as is not None:
+        inner = str(KIND_LABELS[contract.misere_as])
+        if contract.start is not None:
+            inner = f"{inner} ({_start(contract.start)})"
+        return f"{base}: {inner}"
+    return base
+
+
+def chf(rappen: int, signed: bool = False) -> str:
+    """Rappen as ``CHF 12.35`` (``+CHF 12.35`` / ``−CHF 3.00`` when signed)."""
+    sign = ""
+    if rappen < 0:
+        sign = "−"
+    elif signed and rappen > 0:
+        sign = "+"
+    r = abs(int(rappen))
+    return f"{sign}CHF {r // 100}.{r % 100:02d}"
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else ("−" + str(-n) if n < 0 else "0")

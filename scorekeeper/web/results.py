@@ -1,0 +1,79 @@
+"""The end of the evening as shown: winners, totals, sticks and potatoes, cuts, money."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from flask_babel import gettext as _
+
+from ..game.rulesets import RuleSet, Variant
+from ..scoring.final import Cut, Result
+from ..scoring.payouts import Payout
+from .labels import row_label
+from .present import marks_text, side_labels
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    label: str
+    factor: int
+    values: list[int | None]
+    marks: list[str]
+    cut: str | None  # how a tie was decided
+
+
+@dataclass(frozen=True)
+class ResultView:
+    variant: Variant
+    complete: bool
+    sides: list[str]
+    winners: list[str]
+    totals: list[int]
+    rows: list[ResultRow]  # THREE only (sticks and potatoes per row)
+    match_row: list[str] | None
+    net_sticks: list[int] | None
+    money: list[tuple[str, int]]  # per player (name, Rappen)
+    transfers: list[tuple[str, str, int]]  # (payer, payee, Rappen)
+
+
+def cut_text(cut: Cut, sides: Sequence[str]) -> str:
+    how = _("drawn by the app") if cut.drawn else _("cut at the table")
+    if cut.end == "low":
+        what = _("tie for the potatoes")
+    elif cut.end == "high":
+        what = _("tie for the sticks")
+    else:
+        what = _("three-way tie")
+    order = cut.order or (cut.winner,)
+    ranking = " > ".join(sides[s] for s in order)
+    return _("%(what)s: %(ranking)s (highest card first, %(how)s)", what=what, ranking=ranking, how=how)
+
+
+def result_view(ruleset: RuleSet, names: Sequence[str], res: tuple[Result, Payout], cuts: Sequence[Cut]) -> ResultView:
+    result, pay = res
+    sides = side_labels(ruleset, names)
+    rows: list[ResultRow] = []
+    if ruleset.variant is Variant.THREE:
+        for r in result.rows:
+            rows.append(
+                ResultRow(
+                    label=row_label(ruleset.row(r.row_key), ruleset.deck),
+                    factor=r.factor,
+                    values=list(r.values),
+                    marks=[marks_text(s, p) for s, p in r.marks],
+                    cut=cut_text(r.cut, sides) if r.cut is not None else None,
+                )
+            )
+    return ResultView(
+        variant=ruleset.variant,
+        complete=result.complete,
+        sides=sides,
+        winners=[sides[s] for s in result.winners],
+        totals=list(result.totals),
+        rows=rows,
+        match_row=[marks_text(s, p) for s, p in result.match_row] if ruleset.variant is Variant.THREE else None,
+        net_sticks=list(result.net) if result.net is not None else None,
+        money=[(names[seat], pay.net[seat]) for seat in range(ruleset.n_players)],
+        transfers=[(names[t.payer], names[t.payee], t.rappen) for t in pay.transfers],
+    )

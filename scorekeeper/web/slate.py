@@ -1,0 +1,256 @@
+"""The slate page of an evening: grid, turn guide, record/correct/undo, cuts, end, poll."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from ..forms import ActionForm, CutForm, HandForm, new_request_id
+from ..game.errors import RuleError
+from ..models import Evening
+from ..scoring.final import Cut
+from ..services import evenings as svc
+from ..services.errors import StaleVersion
+from .common import error_text, evening_or_404, open_or_404, require_write, ruleset_of, seat_names
+from .entry_form import describe, entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
+from .labels import row_label
+from .present import build_slate_view, contract_choices
+from .results import result_view
+
+bp = Blueprint("slate", __name__, url_prefix="/c/<token>/e/<evening_id>")
+
+Page = Response | str | tuple[str, int]
+
+
+def _load(token: str, evening_id: str, *, write: bool = False) -> tuple[Any, bool, Evening]:
+    circle, can_write = open_or_404(token)
+    if write:
+        require_write(can_write)
+    return circle, can_write, evening_or_404(circle, evening_id)
+
+
+def _action_form(evening: Evening) -> ActionForm:
+    return ActionForm(formdata=None, data={"expected_version": evening.version, "request_id": new_request_id()})
+
+
+def _context(token: str, circle: Any, can_write: bool, evening: Evening) -> dict[str, Any]:
+    """Everything the slate page and its live fragment show."""
+    ruleset = ruleset_of(evening)
+    names = seat_names(evening)
+    slate = svc.load_slate(evening)
+    ended = not evening.is_open
+    view = build_slate_view(ruleset, names, slate, ended=ended)
+    cuts, pending = svc.cuts_and_pending(evening, slate)
+    res = svc.result(evening)
+    log = [item for item in svc.entry_log(evening) if item.kind != "hand"]
+    return {
+        "token": token,
+        "circle": circle,
+        "evening": evening,
+        "can_write": can_write and not ended,
+        "ruleset": ruleset,
+        "names": names,
+        "slate": slate,
+        "view": view,
+        "ended": ended,
+        "pending": pending,
+        "row_names": {r.key: row_label(r, ruleset.deck) for r in ruleset.rows},
+        "cut_forms": [(t, CutForm(formdata=None, data={"row_key": t.row_key, "end": t.end,
+                                                         "expected_version": evening.version,
+                                                         "request_id": new_request_id()})) for t in pending],
+        "result": result_view(ruleset, names, res, cuts) if res is not None else None,
+        "log": [(item, describe(ruleset, names, item.previous), describe(ruleset, names, item.entry)) for item in log],
+        "action_form": _action_form(evening),
+        "png_url": _png_url(token, evening),
+    }
+
+
+def _png_url(token: str, evening: Evening) -> str | None:
+    """The slate picture, only once a renderer has registered its route."""
+    if "slate_png" not in {rule.endpoint.rsplit(".", 1)[-1] for rule in current_app.url_map.iter_rules()}:
+        return None
+    endpoint = next(r.endpoint for r in current_app.url_map.iter_rules() if r.endpoint.endswith("slate_png"))
+    return url_for(endpoint, token=token, evening_id=evening.public_id)
+
+
+def _render(ctx: dict[str, Any], form: HandForm | None, status: int = 200) -> tuple[str, int]:
+    ruleset = ctx["ruleset"]
+    if form is None and ctx["can_write"] and not ctx["slate"].complete:
+        form = make_hand_form(ruleset, ctx["names"], version=ctx["evening"].version)
+    return (
+        render_template(
+            "slate/evening.html",
+            form=form,
+            rows=row_options(ruleset, ctx["slate"]),
+            contracts=contract_choices(ruleset),
+            seat_side=side_of_seats(ruleset),
+            **ctx,
+        ),
+        status,
+    )
+
+
+@bp.route("")
+def evening(token: str, evening_id: str) -> Page:
+    circle, can_write, ev = _load(token, evening_id)
+    return _render(_context(token, circle, can_write, ev), None)
+
+
+@bp.route("/version")
+def version(token: str, evening_id: str) -> Page:
+    """Poll: 204 while ``?v=`` is the current version, else the fresh live fragment."""
+    circle, can_write, ev = _load(token, evening_id)
+    seen = request.args.get("v", type=int)
+    if seen is not None and seen == ev.version:
+        return "", 204
+    ctx = _context(token, circle, can_write, ev)
+    return render_template("slate/_live.html", **ctx), 200
+
+
+def _submit(token: str, evening_id: str, form: HandForm, apply: Callable[[Evening, Any], Any],
+            rerender: Callable[[dict[str, Any], HandForm, int], Page]) -> Page:
+    circle, can_write, ev = _load(token, evening_id, write=True)
+    ruleset = ruleset_of(ev)
+    if not form.validate():
+        for name, errors in form.errors.items():
+            if name == "csrf_token":
+                flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
+            elif name in ("expected_version", "request_id"):
+                flash(_("This form is out of date. Nothing was written; please try again."), "error")
+        return rerender(_context(token, circle, can_write, ev), form, 422)
+    try:
+        entry = entry_from_form(ruleset, form)
+        apply(ev, entry)
+    except StaleVersion as err:
+        flash(error_text(err, ruleset, seat_names(ev)), "warning")
+        ctx = _context(token, circle, can_write, svc.get_evening(circle, evening_id))
+        refresh_version(form, ctx["evening"].version)
+        return rerender(ctx, form, 409)
+    except RuleError as err:
+        flash(error_text(err, ruleset, seat_names(ev)), "error")
+        ctx = _context(token, circle, can_write, ev)
+        refresh_version(form, ev.version)
+        return rerender(ctx, form, 422)
+    return redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#slate")
+
+
+@bp.route("/hands", methods=["POST"])
+def record(token: str, evening_id: str) -> Page:
+    _c, _w, ev = _load(token, evening_id, write=True)
+    form = make_hand_form(ruleset_of(ev), seat_names(ev), version=ev.version, formdata=request.form)
+
+    def apply(evening: Evening, entry: Any) -> None:
+        svc.record_hand(evening, entry, expected_version=form.expected_version.data,
+                        request_id=form.request_id.data)
+
+    ok = _submit(token, evening_id, form, apply, _render)
+    if isinstance(ok, Response):
+        flash(_("Hand recorded."), "success")
+    return ok
+
+
+def _render_edit(index: int) -> Callable[[dict[str, Any], HandForm, int], tuple[str, int]]:
+    def render(ctx: dict[str, Any], form: HandForm, status: int) -> tuple[str, int]:
+        slate = ctx["slate"]
+        if not 0 <= index < len(slate.entries):
+            abort(404)
+        current = slate.entries[index]
+        return (
+            render_template(
+                "slate/entry.html",
+                form=form,
+                index=index,
+                current=describe(ctx["ruleset"], ctx["names"], current),
+                rows=row_options(ctx["ruleset"], slate, keep=current.row_key),
+                contracts=contract_choices(ctx["ruleset"]),
+                seat_side=side_of_seats(ctx["ruleset"]),
+                **ctx,
+            ),
+            status,
+        )
+
+    return render
+
+
+@bp.route("/entries/<int:index>", methods=["GET", "POST"])
+def correct(token: str, evening_id: str, index: int) -> Page:
+    circle, can_write, ev = _load(token, evening_id, write=True)
+    ruleset, names = ruleset_of(ev), seat_names(ev)
+    if request.method == "GET":
+        ctx = _context(token, circle, can_write, ev)
+        if not ctx["can_write"] or not 0 <= index < len(ctx["slate"].entries):
+            abort(404)
+        form = make_hand_form(ruleset, names, version=ev.version, entry=ctx["slate"].entries[index])
+        return _render_edit(index)(ctx, form, 200)
+    form = make_hand_form(ruleset, names, version=ev.version, formdata=request.form)
+
+    def apply(evening: Evening, entry: Any) -> None:
+        svc.correct_entry(evening, index, entry, expected_version=form.expected_version.data,
+                          request_id=form.request_id.data)
+
+    ok = _submit(token, evening_id, form, apply, _render_edit(index))
+    if isinstance(ok, Response):
+        flash(_("Hand %(n)s corrected.", n=index + 1), "success")
+    return ok
+
+
+def _action(token: str, evening_id: str, form: ActionForm, run: Callable[[Evening], Any], done: str) -> Page:
+    circle, can_write, ev = _load(token, evening_id, write=True)
+    back = redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#slate")
+    if not form.validate():
+        flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
+        return back
+    try:
+        run(ev)
+    except StaleVersion as err:
+        flash(error_text(err), "warning")
+    except RuleError as err:
+        flash(error_text(err, ruleset_of(ev), seat_names(ev)), "error")
+    else:
+        flash(done, "success")
+    return back
+
+
+@bp.route("/undo", methods=["POST"])
+def undo(token: str, evening_id: str) -> Page:
+    form = ActionForm()
+    return _action(token, evening_id, form, lambda ev: svc.undo_last(
+        ev, expected_version=form.expected_version.data, request_id=form.request_id.data), _("Last entry taken back."))
+
+
+@bp.route("/end", methods=["POST"])
+def end(token: str, evening_id: str) -> Page:
+    form = ActionForm()
+    early = request.form.get("early") == "1"
+    return _action(token, evening_id, form, lambda ev: svc.end_evening(
+        ev, early=early, expected_version=form.expected_version.data, request_id=form.request_id.data),
+        _("The evening is over."))
+
+
+@bp.route("/cuts/draw", methods=["POST"])
+def draw_cuts(token: str, evening_id: str) -> Page:
+    form = ActionForm()
+    return _action(token, evening_id, form, lambda ev: svc.draw_cuts(
+        ev, expected_version=form.expected_version.data, request_id=form.request_id.data), _("The app cut the cards."))
+
+
+@bp.route("/cuts", methods=["POST"])
+def set_cut(token: str, evening_id: str) -> Page:
+    form = CutForm()
+
+    def run(ev: Evening) -> None:
+        winner = int(form.winner.data)
+        order: tuple[int, ...] = ()
+        lowest = request.form.get("lowest", type=int)
+        if lowest is not None:  # a three-way tie: highest and lowest card; the middle is the third
+            _cuts, pending = svc.cuts_and_pending(ev)
+            tie = next((t for t in pending if (t.row_key, t.end) == (form.row_key.data, form.end.data)), None)
+            if tie is not None and lowest != winner:
+                order = (winner, *[s for s in tie.sides if s not in (winner, lowest)], lowest)
+        cut = Cut(form.row_key.data, form.end.data, winner, False, order)  # type: ignore[arg-type]
+        svc.set_cut(ev, cut, expected_version=form.expected_version.data, request_id=form.request_id.data)
+
+    return _action(token, evening_id, form, run, _("Cut recorded."))

@@ -1,0 +1,148 @@
+/* scorekeeper: the little script the pages need (no build step). */
+(function () {
+  "use strict";
+  var KEY = "scorekeeper.circles";
+
+  function readCircles() {
+    try { var v = JSON.parse(localStorage.getItem(KEY) || "[]"); return Array.isArray(v) ? v : []; }
+    catch (e) { return []; }
+  }
+
+  function remember(el) {
+    var c = { name: el.dataset.name, url: el.dataset.url, write: el.dataset.write === "1", at: Date.now() };
+    if (!c.url) return;
+    var list = readCircles().filter(function (x) { return x.url !== c.url; });
+    list.unshift(c);
+    try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, 30))); } catch (e) { /* private mode */ }
+  }
+
+  function renderCircles(ul) {
+    var list = readCircles();
+    var box = document.getElementById("my-circles-box");
+    if (!list.length) return;
+    if (box) box.hidden = false;
+    list.forEach(function (c) {
+      var li = document.createElement("li");
+      var a = document.createElement("a");
+      a.href = c.url;
+      a.setAttribute("referrerpolicy", "no-referrer");
+      var name = document.createElement("span");
+      name.textContent = c.name || "?";
+      var badge = document.createElement("span");
+      badge.className = "badge";
+      badge.textContent = c.write ? ul.dataset.writeLabel : ul.dataset.readLabel;
+      a.appendChild(name); a.appendChild(badge); li.appendChild(a); ul.appendChild(li);
+    });
+  }
+
+  function copyButtons(root) {
+    root.querySelectorAll("[data-copy]").forEach(function (btn) {
+      if (btn.dataset.bound) return;
+      btn.dataset.bound = "1";
+      btn.addEventListener("click", function () {
+        var input = document.getElementById(btn.dataset.copy);
+        if (!input) return;
+        var done = function () { var t = btn.textContent; btn.textContent = btn.dataset.done || "✓"; setTimeout(function () { btn.textContent = t; }, 1500); };
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(input.value).then(done, function () { input.select(); document.execCommand("copy"); done(); });
+        } else { input.select(); input.setSelectionRange(0, 9999); document.execCommand("copy"); done(); }
+      });
+    });
+  }
+
+  /* Record form: rows open to the declarer, "played as" only for choice rows, 157 helper. */
+  function recordForm(form) {
+    var rowSel = form.querySelector("select[name=row]");
+    var asSel = form.querySelector("select[name=played_as]");
+    var asField = form.querySelector("[data-played-as]");
+    var seich = form.querySelector("input[name=seich]");
+    var resultBox = form.querySelector("[data-result]");
+
+    function declarerSide() {
+      var r = form.querySelector("input[name=declarer]:checked");
+      return r ? r.dataset.side : null;
+    }
+    function syncRows() {
+      if (!rowSel) return;
+      var side = declarerSide();
+      var current = rowSel.options[rowSel.selectedIndex];
+      Array.prototype.forEach.call(rowSel.options, function (o) {
+        if (!o.value) return;
+        var open = side === null || (" " + o.dataset.open + " ").indexOf(" " + side + " ") >= 0 || o.dataset.keep === "1";
+        o.hidden = !open; o.disabled = !open;
+      });
+      if (current && current.disabled) rowSel.value = "";
+      syncPlayedAs();
+    }
+    function syncPlayedAs() {
+      if (!asSel || !asField || !rowSel) return;
+      var opt = rowSel.options[rowSel.selectedIndex];
+      var choice = opt && opt.dataset.choice === "1";
+      asField.hidden = !choice;
+      var row = rowSel.value;
+      Array.prototype.forEach.call(asSel.options, function (o) {
+        if (!o.value) return;
+        var ok = (" " + o.dataset.rows + " ").indexOf(" " + row + " ") >= 0;
+        o.hidden = !ok; o.disabled = !ok;
+      });
+      var cur = asSel.options[asSel.selectedIndex];
+      if (!choice || (cur && cur.disabled)) asSel.value = "";
+    }
+    function syncSeich() {
+      if (!seich || !resultBox) return;
+      resultBox.hidden = seich.checked;
+    }
+    form.querySelectorAll("input[name=declarer]").forEach(function (r) { r.addEventListener("change", syncRows); });
+    if (rowSel) rowSel.addEventListener("change", syncPlayedAs);
+    if (seich) seich.addEventListener("change", syncSeich);
+
+    var a = form.querySelector("input[name=declarer_points]");
+    var b = form.querySelector("input[name=defender_points]");
+    function other(src, dst) {
+      src.addEventListener("input", function () {
+        var v = src.value.trim();
+        if (/^[0-9]{1,3}$/.test(v) && +v <= 157) {
+          if (!dst.value || dst.dataset.auto === "1") { dst.value = String(157 - +v); dst.dataset.auto = "1"; }
+        } else if (dst.dataset.auto === "1") { dst.value = ""; }
+        src.dataset.auto = "";
+      });
+    }
+    if (a && b) { other(a, b); other(b, a); }
+    var match = form.querySelector("input[name=match]");
+    var counter = form.querySelector("input[name=countermatch]");
+    if (match && a && b) match.addEventListener("change", function () {
+      if (match.checked) { a.value = "157"; b.value = "0"; if (counter) counter.checked = false; }
+    });
+    if (counter && a && b) counter.addEventListener("change", function () {
+      if (counter.checked) { a.value = "0"; b.value = "157"; if (match) match.checked = false; }
+    });
+    syncRows(); syncSeich();
+  }
+
+  function confirmForms(root) {
+    root.querySelectorAll("form[data-confirm]").forEach(function (f) {
+      if (f.dataset.bound) return;
+      f.dataset.bound = "1";
+      f.addEventListener("submit", function (ev) { if (!window.confirm(f.dataset.confirm)) ev.preventDefault(); });
+    });
+  }
+
+  function once(form) {
+    /* A second tap while the first request is on its way does nothing (the server is idempotent anyway). */
+    form.addEventListener("submit", function (ev) {
+      if (ev.defaultPrevented) return;
+      if (form.dataset.sent) { ev.preventDefault(); return; }
+      form.dataset.sent = "1";
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-remember]").forEach(remember);
+    var ul = document.getElementById("my-circles");
+    if (ul) renderCircles(ul);
+    copyButtons(document);
+    confirmForms(document);
+    document.querySelectorAll("form[data-record]").forEach(recordForm);
+    document.querySelectorAll("form[method=post]").forEach(once);
+  });
+})();
