@@ -1,0 +1,134 @@
+"""Two phones write to the same evening at the same moment (two threads, two app
+contexts, one database file or PostgreSQL): exactly one wins, the other gets
+StaleVersion, no hand is lost or duplicated. The check-then-write window is
+widened on purpose (a slow ``verify_entry``) so that without the lock (SQLite
+``BEGIN IMMEDIATE``, PostgreSQL ``FOR UPDATE``) both would pass the version check."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.models import EntryRow, Evening
+from scorekeeper.scoring import HandEntry
+from scorekeeper.services import circles, evenings
+from scorekeeper.services.errors import StaleVersion
+
+from .evening_helpers import NAMES, rid
+
+WINDOW = 0.3  # seconds each writer spends between reading the slate and writing
+
+
+def _start(app: Flask) -> int:
+    with app.app_context():
+        circle, _w, _v = circles.create_circle("Runde")
+        ev = evenings.start_evening(circle, ruleset=default_ruleset(Variant.TEAMS), player_names=list(NAMES),
+                                    first_dealer=0, request_id=rid())
+        return ev.id
+
+
+def _slow_verify(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = evenings.verify_entry
+
+    def slow(*args: Any, **kwargs: Any) -> None:
+        time.sleep(WINDOW)
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(evenings, "verify_entry", slow)
+
+
+def _race(app: Flask, jobs: list[Callable[[Evening], Evening]], evening_id: int) -> list[Any]:
+    """Run the jobs at once, each in its own thread and app context; their results or exceptions."""
+    results: list[Any] = [None] * len(jobs)
+    barrier = threading.Barrier(len(jobs))
+
+    def run(i: int) -> None:
+        try:
+            with app.app_context():
+                ev = db.session.get(Evening, evening_id)
+                assert ev is not None
+                _ = ev.version  # both phones have read the same version
+                barrier.wait(timeout=10)
+                results[i] = jobs[i](ev).version
+        except BaseException as exc:  # noqa: BLE001 - reported to the test thread
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=30)
+    return results
+
+
+def test_two_phones_same_version_one_wins(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    evening_id = _start(app)
+    _slow_verify(monkeypatch)
+    hands = [HandEntry("suit_H", 0, None, 129, 28), HandEntry("obenabe", 1, None, 80, 77)]
+    jobs = [
+        (lambda ev, h=h: evenings.record_hand(ev, h, expected_version=0, request_id=rid("phone")))
+        for h in hands
+    ]
+    started = time.perf_counter()
+    results = _race(app, jobs, evening_id)
+    elapsed = time.perf_counter() - started
+    wins = [r for r in results if r == 1]
+    stale = [r for r in results if isinstance(r, StaleVersion)]
+    assert len(wins) == 1 and len(stale) == 1, results
+    assert stale[0].current_version == 1
+    assert elapsed >= WINDOW  # the loser waited for the winner's lock
+    with app.app_context():
+        ev = db.session.get(Evening, evening_id)
+        assert ev is not None and ev.version == 1
+        slate = evenings.load_slate(ev)
+        assert len(slate.entries) == 1 and slate.entries[0] in hands
+        rows = db.session.execute(select(func.count()).select_from(EntryRow)).scalar_one()
+        assert rows == 1
+
+
+def test_double_tap_at_the_same_moment_records_once(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    evening_id = _start(app)
+    _slow_verify(monkeypatch)
+    hand = HandEntry("suit_H", 0, None, 129, 28)
+    request_id = rid("tap")
+    jobs = [lambda ev: evenings.record_hand(ev, hand, expected_version=0, request_id=request_id)] * 2
+    results = _race(app, jobs, evening_id)
+    assert results == [1, 1]
+    with app.app_context():
+        ev = db.session.get(Evening, evening_id)
+        assert ev is not None
+        assert list(evenings.load_slate(ev).entries) == [hand]
+
+
+def test_many_phones_in_turn_lose_nothing(app: Flask) -> None:
+    """Four phones each record a different hand, retrying on a stale version like the page does."""
+    evening_id = _start(app)
+    rows = ["suit_S", "suit_C", "suit_D", "suit_H"]
+
+    def phone(row: str, seat: int) -> Callable[[Evening], Evening]:
+        def job(ev: Evening) -> Evening:
+            request_id = rid("phone")
+            for _ in range(20):
+                try:
+                    return evenings.record_hand(ev, HandEntry(row, seat, None, 100, 57),
+                                                expected_version=ev.version, request_id=request_id)
+                except StaleVersion:
+                    db.session.rollback()  # reload the fresh slate, then try again
+            raise AssertionError("never got through")
+
+        return job
+
+    results = _race(app, [phone(r, i % 2) for i, r in enumerate(rows)], evening_id)
+    assert sorted(results) == [1, 2, 3, 4], results
+    with app.app_context():
+        ev = db.session.get(Evening, evening_id)
+        assert ev is not None
+        slate = evenings.load_slate(ev)
+        assert sorted(e.row_key for e in slate.entries if e.row_key) == sorted(rows)
