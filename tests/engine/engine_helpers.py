@@ -38,6 +38,7 @@ def deck_for(hands: dict[int, str], n_players: int, dealer: int = 0, seed: int =
     per = 36 // n_players
     wanted = {seat: [int(c) for c in parse_cards(text)] for seat, text in hands.items()}
     used = {c for cs in wanted.values() for c in cs}
+    assert len(used) == sum(len(cs) for cs in wanted.values()), "a card is given twice"
     rest = [c for c in range(36) if c not in used]
     random.Random(seed).shuffle(rest)
     full: dict[int, list[int]] = {}
