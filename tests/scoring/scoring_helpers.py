@@ -20,7 +20,13 @@ def hand(row: str, seat: int, points: int, *, contract: Contract | None = None, 
 
 
 def random_entry(ruleset: RuleSet, slate: Slate, rng: random.Random, *, seich_rate: float = 0.1) -> HandEntry:
-    """A valid next hand: a seat reached by passes, an open row, a contract, points."""
+    """A valid next hand: a seat reached by passes, an open row, a contract, points.
+
+    On a complete slate: a hand that would otherwise be fine (refused as evening_complete).
+    """
+    if slate.complete:
+        row = rng.choice(ruleset.rows)
+        return HandEntry(row.key, rng.randrange(ruleset.n_players), rng.choice(contracts_for(row)), 80, 77)
     speakers = [slate.turn(0)]
     while speakers[-1].may_pass:
         speakers.append(slate.turn(len(speakers)))
@@ -50,3 +56,21 @@ def random_evening(ruleset: RuleSet, rng: random.Random, *, first_dealer: int = 
         entries.append(random_entry(ruleset, slate, rng, seich_rate=seich_rate))
         slate = Slate.build(ruleset, first_dealer, entries)
     return entries
+
+
+def min_transfers_brute(net: list[int]) -> int:
+    """Fewest transfers settling ``net``, by brute force independent of ``settle``.
+
+    Passing each seat's running balance along a chain of seats costs one transfer per
+    non-zero running balance; every grouping into zero-sum blocks is some chain order.
+    """
+    from itertools import permutations
+
+    best = len(net)
+    for order in permutations(range(len(net))):
+        running, count = 0, 0
+        for seat in order[:-1]:
+            running += net[seat]
+            count += running != 0
+        best = min(best, count)
+    return best
