@@ -28,6 +28,21 @@ from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
 from .game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, RuleSet, Variant
 
+try:  # WTForms >= 3.3: choices as SelectChoice (tuples are deprecated there)
+    from wtforms import SelectChoice as _SelectChoice
+except ImportError:  # pragma: no cover - older WTForms
+    _SelectChoice = None
+
+
+def choice(value: Any, label: Any) -> Any:
+    """One option of a select or radio field, in the form this WTForms wants."""
+    return _SelectChoice(value, label) if _SelectChoice is not None else (value, label)
+
+
+def choices(pairs: Any) -> list[Any]:
+    return [choice(v, label) for v, label in pairs]
+
+
 POINTS_MESSAGE = _l("Points are whole numbers from 0 to 157.")
 
 
@@ -137,19 +152,21 @@ EXTRA_LABELS = {"slalom": _l("Slalom"), "gustav": _l("Gustav (Riesenslalom)"), "
 
 class StartEveningForm(FlaskForm):
     variant = HiddenField(validators=[DataRequired()])
-    deck = RadioField(_l("Suit names"), choices=DECK_CHOICES, default="swiss")
+    deck = RadioField(_l("Suit names"), choices=choices(DECK_CHOICES), default="swiss")
     suit_order = SelectField(
-        _l("Order of the suit rows"), choices=[(k, v) for k, v in SUIT_ORDER_LABELS.items()], validate_choice=True
+        _l("Order of the suit rows"), choices=choices(SUIT_ORDER_LABELS.items()), validate_choice=True
     )
     barrel = SelectField(
         _l("Barrel rule"),
-        choices=[
-            (BarrelRule.BOOK.value, _l("Book: back to forehand, who must choose")),
-            (BarrelRule.ONLINE.value, _l("Online table: the first who can choose must choose")),
-        ],
+        choices=choices(
+            [
+                (BarrelRule.BOOK.value, _l("Book: back to forehand, who must choose")),
+                (BarrelRule.ONLINE.value, _l("Online table: the first who can choose must choose")),
+            ]
+        ),
     )
     undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
-    extra_rows = MultiCheckboxField(_l("Extra rows"), choices=[(k, v) for k, v in EXTRA_LABELS.items()])
+    extra_rows = MultiCheckboxField(_l("Extra rows"), choices=choices(EXTRA_LABELS.items()))
     stake_chf = DecimalField(
         _l("Stake in CHF"), places=2, validators=[InputRequired(), NumberRange(0, 1000)], render_kw={"inputmode": "decimal"}
     )
@@ -157,7 +174,7 @@ class StartEveningForm(FlaskForm):
         _l("per how many points"), validators=[Optional(), NumberRange(1, 10000)], render_kw={"inputmode": "numeric"}
     )
     round_to = SelectField(
-        _l("Rounding"), choices=[("5", _l("to 5 Rappen")), ("1", _l("exact to the Rappen"))], default="5"
+        _l("Rounding"), choices=choices([("5", _l("to 5 Rappen")), ("1", _l("exact to the Rappen"))]), default="5"
     )
     first_dealer = RadioField(_l("First dealer"), coerce=int, validators=[InputRequired(_l("Who deals first?"))])
     request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])

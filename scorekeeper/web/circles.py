@@ -14,6 +14,7 @@ from ..forms import (
     EXTRA_ROWS,
     SUIT_ORDERS,
     AddPlayerForm,
+    choices,
     StartEveningForm,
     new_request_id,
     start_form_class,
@@ -136,7 +137,7 @@ def start(token: str) -> Response | str | tuple[str, int]:
         source = None
     variant, order, extras = _shape(source if source is not None else request.args)
     form, shape = _build_form(source, variant, order, extras)
-    form.first_dealer.choices = [(i, str(i + 1)) for i in range(shape.n_players)]
+    form.first_dealer.choices = choices((i, str(i + 1)) for i in range(shape.n_players))
     status = 200
     if request.method == "POST":
         status = 422

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from flask_babel import gettext as _
 
-from ..forms import HandForm, new_request_id
+from ..forms import HandForm, choices, new_request_id
 from ..game.contracts import Contract
 from ..game.rulesets import RuleSet
 from ..scoring.entries import HandEntry
@@ -54,9 +54,11 @@ def make_hand_form(
             seich=entry.seich,
         )
     form = HandForm(formdata=formdata, data=data) if formdata is not None else HandForm(formdata=None, data=data)
-    form.declarer.choices = [(seat, names[seat]) for seat in range(ruleset.n_players)]
-    form.row.choices = [("", _("– choose –"))] + [(r.key, row_label(r, ruleset.deck)) for r in ruleset.rows]
-    form.played_as.choices = [("", _("– choose –"))] + [(code, label) for code, label, _rows in contract_choices(ruleset)]
+    form.declarer.choices = choices((seat, names[seat]) for seat in range(ruleset.n_players))
+    form.row.choices = choices([("", _("– choose –"))] + [(r.key, row_label(r, ruleset.deck)) for r in ruleset.rows])
+    form.played_as.choices = choices(
+        [("", _("– choose –"))] + [(code, label) for code, label, _rows in contract_choices(ruleset)]
+    )
     if not ruleset.seich:
         del form.seich
     return form

@@ -1,0 +1,81 @@
+"""Browser tests: Debian's Chromium through Playwright against a live server in a thread.
+
+Skipped when /usr/bin/chromium is missing, unless SCOREKEEPER_REQUIRE_BROWSER=1
+(CI), which turns a missing browser into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 360, "height": 740}
+
+
+def _required() -> bool:
+    return os.environ.get("SCOREKEEPER_REQUIRE_BROWSER", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        if _required():
+            pytest.fail(f"SCOREKEEPER_REQUIRE_BROWSER=1 but {CHROMIUM} is missing")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(db_url: str) -> Iterator[str]:
+    """The app on 127.0.0.1:<free port> with its own migrated database and CSRF on."""
+    from scorekeeper.app import create_app
+    from scorekeeper.extensions import db
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "e2e-secret", "SQLALCHEMY_DATABASE_URI": db_url,
+                      "WTF_CSRF_ENABLED": True})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture
+def phone(chromium: Any) -> Iterator[Any]:
+    """A factory of phone-sized browser contexts (each one a separate phone)."""
+    contexts: list[Any] = []
+
+    def make() -> Any:
+        ctx = chromium.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB")
+        contexts.append(ctx)
+        return ctx.new_page()
+
+    yield make
+    for ctx in contexts:
+        ctx.close()

@@ -1,0 +1,71 @@
+"""Two phones on one evening; a correction; screenshots at 360 px."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
+
+
+def _new_evening(page: Any, base: str, variant_label: str, names: list[str]) -> str:
+    page.goto(base + "/")
+    page.fill("input[name=name]", "Donnschtig-Jass")
+    page.click("button[type=submit]")
+    write_link = page.input_value("#write-link")
+    page.goto(write_link)
+    page.click(f"text={variant_label}")
+    for seat, name in enumerate(names):
+        page.fill(f"input[name=seat_{seat}]", name)
+    page.click("text=Start the evening")
+    page.wait_for_selector("#slate")
+    return page.url
+
+
+def _record(page: Any, declarer: str, row_label: str, points: str) -> None:
+    page.locator(".record .choices label", has_text=declarer).click()
+    page.select_option("select[name=row]", label=row_label)
+    page.fill("input[name=declarer_points]", points)
+    page.click("text=Write it on the slate")
+    page.wait_for_selector(".flash-success")
+
+
+def test_second_phone_sees_new_hand_without_reload(live_server: str, phone: Any) -> None:
+    one = phone()
+    url = _new_evening(one, live_server, "Three players (sticks and potatoes)", ["Anna", "Beat", "Cla"])
+    two = phone()
+    two.goto(url)
+    assert two.locator("#slate td.filled").count() == 0
+    _record(one, "Beat", "Roses ×1", "112")
+    # the defenders' pile was filled by the helper as 157 - 112
+    two.wait_for_selector("#slate td.filled", timeout=10_000)
+    assert two.locator("#slate td.filled").first.inner_text().startswith("112")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    one.screenshot(path=str(SHOTS / "slate-360.png"), full_page=True)
+    two.screenshot(path=str(SHOTS / "slate-second-phone-360.png"), full_page=False)
+
+
+def test_correct_an_entry(live_server: str, phone: Any) -> None:
+    one = phone()
+    url = _new_evening(one, live_server, "Two teams of two", ["Anna", "Beat", "Cla", "Dora"])
+    _record(one, "Anna", "Obenabe ×5", "129")
+    cell = one.locator("#slate td.filled a.cell").first
+    assert cell.inner_text().strip() == "60"
+    cell.click()
+    one.wait_for_selector("text=Correct hand 1")
+    one.fill("input[name=declarer_points]", "")
+    one.fill("input[name=defender_points]", "")
+    one.fill("input[name=declarer_points]", "141")
+    assert one.input_value("input[name=defender_points]") == "16"
+    one.click("text=Save the correction")
+    one.wait_for_selector(".flash-success")
+    assert one.locator("#slate td.filled a.cell").first.inner_text().strip() == "70"
+    assert one.locator("text=Corrections").count() == 1
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    one.screenshot(path=str(SHOTS / "teams-corrected-360.png"), full_page=True)
+    assert url in one.url

@@ -1,0 +1,174 @@
+"""Helpers for the page tests: read forms out of HTML, create circles, start and fill evenings.
+
+Every POST goes through the forms as a phone sends them: the CSRF token, the
+request id and the expected version are read from the rendered page.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from scorekeeper.game.contracts import all_contracts
+from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
+from scorekeeper.scoring.entries import HandEntry
+from scorekeeper.scoring.slate import Slate
+
+NAMES = {
+    Variant.THREE: ["Anna", "Beat", "Cla"],
+    Variant.TEAMS: ["Anna", "Beat", "Cla", "Dora"],
+    Variant.SOLO4: ["Anna", "Beat", "Cla", "Dora"],
+    Variant.CLUB: ["Anna", "Beat", "Cla", "Dora"],
+}
+
+
+@dataclass
+class Form:
+    action: str
+    fields: dict[str, str] = field(default_factory=dict)
+
+
+class _Forms(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[Form] = []
+        self._current: Form | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self._current = Form(a.get("action", ""))
+            self.forms.append(self._current)
+        elif tag == "input" and self._current is not None and a.get("type") == "hidden" and "name" in a:
+            self._current.fields[a["name"]] = a.get("value", "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._current = None
+
+
+def forms(html: str) -> list[Form]:
+    p = _Forms()
+    p.feed(html)
+    return p.forms
+
+
+def hidden(html: str, action_end: str) -> dict[str, str]:
+    """The hidden fields (CSRF token, request id, version...) of the form posting to ``...action_end``."""
+    for f in forms(html):
+        if f.action.split("?")[0].endswith(action_end):
+            return dict(f.fields)
+    raise AssertionError(f"no form posting to {action_end!r}")
+
+
+def flashes(html: str) -> list[str]:
+    return [re.sub(r"\s+", " ", m).strip() for m in re.findall(r'<p class="flash flash-\w+">(.*?)</p>', html, re.S)]
+
+
+def version_of(html: str) -> int:
+    m = re.search(r'id="live"[^>]*data-version="(\d+)"', html)
+    assert m, "no live slate on the page"
+    return int(m.group(1))
+
+
+def create_circle(client: FlaskClient, name: str = "Donnschtig-Jass") -> tuple[str, str]:
+    """(write path, view path) of a new circle."""
+    page = client.get("/").text
+    r = client.post("/", data={"name": name, **hidden(page, "/")})
+    assert r.status_code == 200, r.text
+    write = re.search(r'id="write-link"[^>]*value="https?://[^/]+(/c/[^"]+)"', r.text)
+    view = re.search(r'id="view-link"[^>]*value="https?://[^/]+(/c/[^"]+)"', r.text)
+    assert write and view
+    return write.group(1), view.group(1)
+
+
+def start_evening(
+    client: FlaskClient,
+    circle: str,
+    variant: Variant,
+    *,
+    names: list[str] | None = None,
+    first_dealer: int = 0,
+    extra: dict[str, Any] | None = None,
+) -> str:
+    """Start an evening through the start form; returns the slate path."""
+    url = f"{circle}/start?variant={variant.value}"
+    page = client.get(url).text
+    rs = default_ruleset(variant)
+    data: dict[str, Any] = {
+        **hidden(page, "/start"),
+        "deck": "swiss",
+        "barrel": rs.barrel.value,
+        "stake_chf": f"{rs.stake.rappen / 100:.2f}",
+        "per_points": str(rs.stake.per_points),
+        "round_to": "5",
+        "first_dealer": str(first_dealer),
+    }
+    m = re.search(r'<select[^>]*name="suit_order".*?<option selected value="(\w+)"', page, re.S)
+    data["suit_order"] = m.group(1) if m else "swiss"
+    for seat, name in enumerate(names or NAMES[variant]):
+        data[f"seat_{seat}"] = name
+    data.update(extra or {})
+    r = client.post(url, data=data)
+    assert r.status_code == 302, flashes(r.text) or r.text
+    return r.headers["Location"]
+
+
+def hand_data(entry: HandEntry) -> dict[str, str]:
+    data = {"declarer": str(entry.declarer_seat)}
+    if entry.seich:
+        data["seich"] = "y"
+        return data
+    data.update(
+        row=entry.row_key or "",
+        played_as=entry.contract.code if entry.contract else "",
+        declarer_points=str(entry.declarer_points),
+        defender_points=str(entry.defender_points),
+    )
+    if entry.match:
+        data["match"] = "y"
+    if entry.countermatch:
+        data["countermatch"] = "y"
+    return data
+
+
+def post_hand(client: FlaskClient, evening: str, data: dict[str, str], *, page: str | None = None) -> Any:
+    """Record a hand through the page's form (its CSRF token, request id and version)."""
+    html = page if page is not None else client.get(evening).text
+    return client.post(f"{evening}/hands", data={**hidden(html, "/hands"), **data})
+
+
+def plan_hand(ruleset: RuleSet, slate: Slate, i: int) -> HandEntry:
+    """A valid next hand: the first seat in speaking order, its side's first open row, varied points."""
+    seat = slate.eligible_seats()[0]
+    side = ruleset.side_of(seat)
+    key = slate.open_rows(side)[0]
+    row = ruleset.row(key)
+    contract = None
+    if row.is_choice:
+        options = [c for k in row.kinds for c in all_contracts(k) if row.allows(c)]
+        contract = options[i % len(options)]
+    if i % 11 == 5:
+        return HandEntry(key, seat, contract, 157, 0, match=True)
+    if i % 13 == 7:
+        return HandEntry(key, seat, contract, 0, 157, countermatch=True)
+    points = (37 * i + 11) % 150 + 3
+    return HandEntry(key, seat, contract, points, 157 - points)
+
+
+def fill_evening(client: FlaskClient, evening: str, variant: Variant, ruleset: RuleSet | None = None) -> list[HandEntry]:
+    """Record hands through the pages until every cell is filled; returns the entries sent."""
+    rs = ruleset or default_ruleset(variant)
+    sent: list[HandEntry] = []
+    first_dealer = 0
+    for i in range(rs.n_hands):
+        slate = Slate.build(rs, first_dealer, sent)
+        entry = plan_hand(rs, slate, i)
+        r = post_hand(client, evening, hand_data(entry))
+        assert r.status_code == 302, (i, entry, flashes(r.text))
+        sent.append(entry)
+    return sent
