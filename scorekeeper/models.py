@@ -177,6 +177,8 @@ class EntryRow(db.Model):
     seich: Mapped[bool] = mapped_column(default=False)
     digital: Mapped[bool] = mapped_column(default=False)  # played in the app, not entered by hand
     request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN))
+    # Who recorded it, as the phone says (a name; there are no accounts). RULES 7: who, when, old, new.
+    author: Mapped[str | None] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     evening: Mapped[Evening] = relationship(back_populates="entries")

@@ -195,3 +195,24 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def runner(app: Flask) -> FlaskCliRunner:
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def app_factory() -> Iterator[Callable[..., Flask]]:
+    """``app_factory(db_url, **config)``: more apps (e.g. on another database); disposed afterwards."""
+    made: list[Flask] = []
+
+    def factory(url: str, **extra: Any) -> Flask:
+        application = make_app(url, **extra)
+        made.append(application)
+        return application
+
+    yield factory
+    for application in made:
+        dispose(application)
+
+
+@pytest.fixture
+def migrate_db() -> Callable[..., None]:
+    """``migrate_db(url, revision="head", down=False)``: the real migrations, as ``flask db upgrade/downgrade``."""
+    return migrate_to

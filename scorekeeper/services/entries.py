@@ -96,7 +96,7 @@ def audit_trail(rows: Sequence[EntryRow]) -> list[LogItem]:
     effective: list[EntryRow] = []
     out: list[LogItem] = []
     for row in sorted(rows, key=lambda r: r.seq):
-        author = getattr(row, "author", None)
+        author = row.author
         if row.kind == "hand":
             effective.append(row)
             out.append(LogItem(row.seq, row.kind, row.created_at, len(effective) - 1, to_hand(row), None,

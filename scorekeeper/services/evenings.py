@@ -199,27 +199,47 @@ def _next_seq(rows: Sequence[EntryRow]) -> int:
     return (rows[-1].seq if rows else 0) + 1
 
 
+def _author(author: str | None) -> str | None:
+    if author is None or not author.strip():
+        return None
+    return clean_name(author, limit=PLAYER_NAME_MAX, code="author")
+
+
 def record_hand(
-    evening: Evening, entry: HandEntry, *, expected_version: int, request_id: str, digital: bool = False
+    evening: Evening,
+    entry: HandEntry,
+    *,
+    expected_version: int,
+    request_id: str,
+    digital: bool = False,
+    author: str | None = None,
 ) -> Evening:
-    """Append a hand after the checks of RULES.md 7 (RuleError: nothing written)."""
+    """Append a hand after the checks of RULES.md 7 (RuleError: nothing written).
+
+    ``author``: who entered it, as the phone says (optional; there are no accounts).
+    """
+    who = _author(author)
 
     def change(s: Session, ev: Evening) -> bool:
         rows = _entry_rows(s, ev.id)
         rs = ruleset_of(ev)
         verify_entry(rs, build_slate(rs, ev.first_dealer, rows), entry)
         s.add(EntryRow(evening_id=ev.id, seq=_next_seq(rows), kind="hand", supersedes=None, digital=digital,
-                       request_id=request_id, **hand_fields(entry)))
+                       request_id=request_id, author=who, **hand_fields(entry)))
         return True
 
     return _apply(evening, expected_version=expected_version, request_id=request_id, action="hand", change=change)
 
 
-def correct_entry(evening: Evening, index: int, entry: HandEntry, *, expected_version: int, request_id: str) -> Evening:
+def correct_entry(
+    evening: Evening, index: int, entry: HandEntry, *, expected_version: int, request_id: str,
+    author: str | None = None,
+) -> Evening:
     """Replace the entry at ``index`` (0-based position on the slate) by ``entry``.
 
     The old row stays; the new one supersedes it. Every later hand must still be valid.
     """
+    who = _author(author)
 
     def change(s: Session, ev: Evening) -> bool:
         rows = _entry_rows(s, ev.id)
@@ -230,15 +250,16 @@ def correct_entry(evening: Evening, index: int, entry: HandEntry, *, expected_ve
         if slate.entries[index] == entry:
             return False  # nothing to correct
         s.add(EntryRow(evening_id=ev.id, seq=_next_seq(rows), kind="correction", supersedes=old.seq,
-                       digital=old.digital, request_id=request_id, **hand_fields(entry)))
+                       digital=old.digital, request_id=request_id, author=who, **hand_fields(entry)))
         return True
 
     return _apply(evening, expected_version=expected_version, request_id=request_id, action="correction",
                   change=change)
 
 
-def undo_last(evening: Evening, *, expected_version: int, request_id: str) -> Evening:
+def undo_last(evening: Evening, *, expected_version: int, request_id: str, author: str | None = None) -> Evening:
     """Take back the last entry on the slate (a new ``undo`` row; nothing deleted)."""
+    who = _author(author)
 
     def change(s: Session, ev: Evening) -> bool:
         rows = _entry_rows(s, ev.id)
@@ -246,7 +267,7 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str) -> Ev
         if not effective:
             raise RuleError(N_("There is no hand to undo."), "nothing_to_undo")
         s.add(EntryRow(evening_id=ev.id, seq=_next_seq(rows), kind="undo", supersedes=effective[-1].seq,
-                       digital=False, request_id=request_id))
+                       digital=False, request_id=request_id, author=who))
         return True
 
     return _apply(evening, expected_version=expected_version, request_id=request_id, action="undo", change=change)

@@ -1,0 +1,151 @@
+"""The real migrations on SQLite and PostgreSQL: empty database -> head -> base ->
+head; the migrated schema equals the models; with rows present, stepping one
+revision down and up again loses no row (on SQLite the step down rebuilds a table
+in batch mode with foreign keys off)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import create_engine, inspect, select, text
+
+from scorekeeper.extensions import db
+from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.models import Evening
+from scorekeeper.scoring import HandEntry
+from scorekeeper.services import circles, evenings
+
+from flask import Flask
+
+HEAD = "78e37e143c8a"
+PREVIOUS = "3bc81adb24f3"  # the initial schema
+TABLES = ["applied_requests", "circles", "cuts", "entries", "evenings", "players", "seats"]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def empty_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database of each backend."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+    make: Callable[[], str] = request.getfixturevalue("pg_databases")
+    return make()
+
+
+def _tables(url: str) -> set[str]:
+    engine = create_engine(url)
+    try:
+        return set(inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def _revision(url: str) -> str | None:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+    finally:
+        engine.dispose()
+
+
+def _schema_diff(app: Flask) -> list[Any]:
+    with app.app_context(), db.engine.connect() as conn:
+        ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+        return list(compare_metadata(ctx, db.metadata))
+
+
+def _dump(url: str) -> dict[str, list[dict[str, Any]]]:
+    """Every row of every table (without entries.author), in primary key order."""
+    engine = create_engine(url)
+    out: dict[str, list[dict[str, Any]]] = {}
+    try:
+        with engine.connect() as conn:
+            for table in TABLES:
+                rows = conn.execute(text(f'SELECT * FROM "{table}"')).mappings().all()
+                dicts = [{k: v for k, v in r.items() if k != "author"} for r in rows]
+                out[table] = sorted(dicts, key=repr)
+    finally:
+        engine.dispose()
+    return out
+
+
+def _fill(app: Flask) -> tuple[str, list[int]]:
+    """A circle with an ended three-player evening (hands, correction, undo, cuts) and an open team evening."""
+    with app.app_context():
+        circle, _w, _v = circles.create_circle("Migrationsrunde")
+        ev = evenings.start_evening(circle, ruleset=default_ruleset(Variant.THREE),
+                                    player_names=["Anna", "Beat", "Carla"], first_dealer=0, request_id="s1")
+        for i, (row, seat, pts) in enumerate([("suit_C", 0, 90), ("suit_C", 1, 90), ("suit_C", 2, 50),
+                                               ("suit_H", 0, 157), ("suit_H", 1, 3)]):
+            match = pts == 157
+            ev = evenings.record_hand(ev, HandEntry(row, seat, None, pts, 157 - pts, match=match),
+                                      expected_version=ev.version, request_id=f"h{i}", author="Anna")
+        ev = evenings.correct_entry(ev, 4, HandEntry("suit_H", 1, None, 13, 144),
+                                    expected_version=ev.version, request_id="c1", author="Beat")
+        ev = evenings.undo_last(ev, expected_version=ev.version, request_id="u1")
+        ev = evenings.end_evening(ev, early=True, expected_version=ev.version, request_id="e1",
+                                  rng=random.Random(1))
+        open_ev = evenings.start_evening(circle, ruleset=default_ruleset(Variant.TEAMS),
+                                         player_names=["Anna", "Beat", "Dölf", "Carla"], first_dealer=3,
+                                         request_id="s2")
+        open_ev = evenings.record_hand(open_ev, HandEntry("suit_H", 1, None, 129, 28),
+                                       expected_version=0, request_id="t1")
+        outcome = evenings.result(ev)
+        assert outcome is not None
+        public_id, money = ev.public_id, list(outcome[1].net)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()  # no connection may hold the database while it migrates
+    return public_id, money
+
+
+def _result_of(app: Flask, public_id: str) -> list[int]:
+    with app.app_context():
+        ev = db.session.execute(select(Evening).where(Evening.public_id == public_id)).scalar_one()
+        outcome = evenings.result(ev)
+        assert outcome is not None
+        return list(outcome[1].net)
+
+
+Factory = Callable[..., Flask]
+Migrate = Callable[..., None]
+
+
+def test_empty_database_up_down_up(empty_db: str, app_factory: Factory, migrate_db: Migrate) -> None:
+    migrate_to = migrate_db
+    app = app_factory(empty_db, PARTS=())
+    migrate_to(empty_db)
+    assert _revision(empty_db) == HEAD
+    assert set(TABLES) <= _tables(empty_db)
+    assert _schema_diff(app) == []  # the migrations build exactly the models' schema
+    migrate_to(empty_db, "base", down=True)
+    assert _revision(empty_db) is None
+    assert _tables(empty_db) & set(TABLES) == set()
+    migrate_to(empty_db)
+    assert _revision(empty_db) == HEAD and _schema_diff(app) == []
+
+
+def test_rows_survive_a_step_down_and_up(empty_db: str, app_factory: Factory, migrate_db: Migrate) -> None:
+    migrate_to = migrate_db
+    app = app_factory(empty_db, PARTS=())
+    migrate_to(empty_db)
+    public_id, money = _fill(app)
+    before = _dump(empty_db)
+    assert all(before[t] for t in TABLES), {t: len(v) for t, v in before.items()}
+
+    migrate_to(empty_db, "head")  # head -> head is a no-op
+    assert _dump(empty_db) == before
+
+    migrate_to(empty_db, "-1", down=True)
+    assert _revision(empty_db) == PREVIOUS
+    assert _dump(empty_db) == before  # every row kept through the table rebuild
+
+    migrate_to(empty_db)
+    assert _revision(empty_db) == HEAD
+    assert _dump(empty_db) == before
+    assert _result_of(app, public_id) == money  # and the evening still adds up
