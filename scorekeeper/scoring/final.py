@@ -117,6 +117,23 @@ class Result:
     def potatoes(self, side: int) -> int:
         return sum(r.marks[side][1] for r in self.rows) + self.match_row[side][1]
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data (API, history)."""
+        return {
+            "variant": self.variant.value,
+            "complete": self.complete,
+            "totals": list(self.totals),
+            "rows": [
+                {"row_key": r.row_key, "factor": r.factor, "values": list(r.values),
+                 "marks": [list(m) for m in r.marks], "cut": None if r.cut is None else r.cut.to_dict()}
+                for r in self.rows
+            ],
+            "match_row": [list(m) for m in self.match_row],
+            "net": None if self.net is None else list(self.net),
+            "winners": list(self.winners),
+            "cuts": [c.to_dict() for c in self.cuts],
+        }
+
 
 def _counted(slate: Slate) -> list[str]:
     return [r.key for r in slate.ruleset.rows if slate.row_filled_by_all(r.key)]

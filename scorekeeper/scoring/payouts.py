@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import floor
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..game.rulesets import RuleSet, Variant
 from .final import Result
@@ -48,6 +48,10 @@ class Transfer:
 class Payout:
     net: list[int]  # per seat, Rappen; positive receives; sums to 0
     transfers: list[Transfer]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"net": list(self.net),
+                "transfers": [{"payer": t.payer, "payee": t.payee, "rappen": t.rappen} for t in self.transfers]}
 
 
 def round_half_up(amount: Fraction, step: int) -> int:

@@ -169,3 +169,15 @@ def test_solo4_winners_by_totals() -> None:
     res = final_result(slate)
     assert res.winners == (1, 2)
     assert res.rows[3].values == (20, 36, 36, 4)
+
+
+def test_result_to_dict_is_plain_json() -> None:
+    import json
+
+    slate = _tied_slate((100, 100, 40))
+    res = final_result(slate, [Cut("suit_H", "high", BETH, drawn=True, order=(BETH, ANN))])
+    data = json.loads(json.dumps(res.to_dict()))
+    assert data["net"] == list(res.net) and data["winners"] == list(res.winners)  # type: ignore[arg-type]
+    assert data["rows"][1]["cut"] == {"row_key": "suit_H", "end": "high", "winner": BETH, "drawn": True,
+                                      "order": [BETH, ANN]}
+    assert json.loads(json.dumps(payout(THREE, res).to_dict()))["net"] == payout(THREE, res).net
