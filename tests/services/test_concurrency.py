@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.models import EntryRow, Evening
+from scorekeeper.models import AppliedRequest, EntryRow, Evening
 from scorekeeper.scoring import HandEntry
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
@@ -126,9 +126,14 @@ def test_many_phones_in_turn_lose_nothing(app: Flask) -> None:
         return job
 
     results = _race(app, [phone(r, i % 2) for i, r in enumerate(rows)], evening_id)
-    assert sorted(results) == [1, 2, 3, 4], results
+    # (the returned evening reloads after its commit, so it may already show a later phone's version)
+    assert all(isinstance(r, int) for r in results), results
     with app.app_context():
         ev = db.session.get(Evening, evening_id)
-        assert ev is not None
+        assert ev is not None and ev.version == 4
         slate = evenings.load_slate(ev)
         assert sorted(e.row_key for e in slate.entries if e.row_key) == sorted(rows)
+        versions = db.session.execute(
+            select(AppliedRequest.version).where(AppliedRequest.evening_id == evening_id)
+        ).scalars().all()
+        assert sorted(versions) == [1, 2, 3, 4]  # each phone's write made exactly one version
