@@ -96,6 +96,25 @@ def bench_legal(n_calls: int, rng: random.Random) -> float:
     return max(loop - empty, 0.0) / (reps * len(cases)) * 1e6
 
 
+def bench_state_legal(rng: random.Random) -> float:
+    """One ``HandState.legal_actions()`` call (the public API: a list of ints), in microseconds."""
+    rs = default_ruleset("solo4")
+    states = []
+    for _ in range(200):
+        state = HandState.new(HandSetup(rs, 0), rng)
+        state.apply(announce_action(rs, "joker1", rng.choice(CONTRACTS)))
+        for _ in range(rng.randrange(1, 30)):
+            legal = state.legal_actions()
+            state.apply(legal[int(rng.random() * len(legal))])
+        states.append(state)
+    reps = 50
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        for state in states:
+            state.legal_actions()
+    return (time.perf_counter() - t0) / (reps * len(states)) * 1e6
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=int(os.environ.get("SCOREKEEPER_BENCH_HANDS", "20000")))
@@ -107,7 +126,8 @@ def main() -> None:
     api = bench_api(max(1, n // 8), rng)
     print(f"public API with a seat view per move: {api:,.0f} hands/s")
     us = bench_legal(max(1000, n * 10), rng)
-    print(f"legal cards: {us:.3f} us per call")
+    print(f"legal cards: {us:.3f} us per call (tables.legal_mask, the fast path's rule)")
+    print(f"HandState.legal_actions(): {bench_state_legal(rng):.3f} us per call (public API, list of ints)")
     print(f"engine fast_hands_per_s={fast:.0f} api_hands_per_s={api:.0f} legal_cards_us={us:.3f}")
 
 

@@ -23,7 +23,8 @@ from .bidding import HandSetup
 from .deal import deal_hands, seeded_deck, shuffle_deck
 from .errors import IllegalAction, IllegalCard
 from .result import HandResult
-from .state import TERMINAL, HandState, Phase, TrickRecord
+from .phase import TERMINAL, Phase
+from .state import HandState, TrickRecord
 from .view import SeatView, build_view
 
 __all__ = [

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from enum import Enum
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
@@ -27,6 +26,7 @@ from .actions import KOMISCH_OBENABE, KOMISCH_TRUMP, KOMISCH_UNDENUFE, N_CARD_AC
 from .bidding import HandSetup
 from .deal import RandomSource, deal_hands, shuffle_deck, validate_deck
 from .errors import IllegalAction
+from .phase import TERMINAL, Phase
 from .result import HandResult
 from .rules import explain_illegal
 from .tables import (
@@ -47,18 +47,7 @@ from .tables import (
     valuation_id,
 )
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .view import SeatView
-
-TERMINAL = -4  # OpenSpiel's terminal player id
-
-
-class Phase(str, Enum):
-    BIDDING = "bidding"  # choosing the contract
-    KOMISCH = "komisch"  # the leader picks the next Komisch block
-    PLAYING = "playing"
-    DONE = "done"
-
+from .view import SeatView, build_view
 
 @dataclass(frozen=True, slots=True)
 class TrickRecord:
@@ -216,11 +205,20 @@ class HandState:
 
     def apply(self, action: int, seat: int | None = None) -> None:
         """Apply a legal action (``seat``, if given, must be the one to move)."""
-        if self.phase is Phase.PLAYING and (seat is None or seat == self.current_player()):
-            if 0 <= action < N_CARD_ACTIONS and self.legal_cards() & BIT[action]:
-                self._play(action)
-                self.history.append(action)
-                return
+        if self.phase is Phase.PLAYING and 0 <= action < N_CARD_ACTIONS:
+            trick = self.trick
+            mover = (self.leader + len(trick)) % self.n_players
+            if seat is None or seat == mover:
+                hand = self.hands[mover]
+                if trick:
+                    k = self._k
+                    legal = legal_mask(hand, k >> 2, k & 3, self._under)
+                else:
+                    legal = hand
+                if legal & BIT[action]:
+                    self._play(action, mover)
+                    self.history.append(action)
+                    return
         self.verify(action, seat)
         if self.phase is Phase.BIDDING:
             self._bid(action)
@@ -273,10 +271,8 @@ class HandState:
         self.komisch_blocks.append(block)
         self.modes.extend([mode_id(block)] * (self.n_tricks // 3))
 
-    def _play(self, c: int) -> None:
-        n = self.n_players
+    def _play(self, c: int, seat: int) -> None:
         trick = self.trick
-        seat = (self.leader + len(trick)) % n
         self.hands[seat] ^= BIT[c]
         if not trick:
             k = self._k = self.modes[self.trick_no] * 4 + SUIT_OF[c]
@@ -293,7 +289,7 @@ class HandState:
                 self._win_card = c
                 self._under = UNDER[k][c]
         trick.append(c)
-        if len(trick) == n:
+        if len(trick) == self.n_players:
             self._close_trick()
 
     def _close_trick(self) -> None:
@@ -364,7 +360,6 @@ class HandState:
             d, o = r.declarer_points + (100 if r.match else 0), r.defender_points + (100 if r.countermatch else 0)
         return [float(d if s in mine else o) for s in range(self.n_players)]
 
-    def observation(self, seat: int) -> "SeatView":
-        from .view import build_view
-
+    def observation(self, seat: int) -> SeatView:
+        """What ``seat`` may know now (``view.build_view``)."""
         return build_view(self, seat)

@@ -13,7 +13,8 @@ from scorekeeper.game.contracts import Contract, TrickMode
 
 from .actions import format_action
 from .result import HandResult
-from .tables import CARD, card_tuple
+from .phase import Phase
+from .tables import CARD, TRICK_MODES, card_tuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import HandState, TrickRecord
@@ -90,28 +91,33 @@ def _tm(tm: TrickMode) -> str:
 
 
 def build_view(state: "HandState", seat: int) -> SeatView:
-    if not 0 <= seat < state.n_players:
+    n = state.n_players
+    if not 0 <= seat < n:
         raise ValueError("no such seat")
-    mover = state.current_player()
-    done = state.is_terminal()
+    phase = state.phase
+    done = phase is Phase.DONE
+    mover = None if done else state.current_player()
+    hands = state.hands
     setup = state.setup
+    trick_no = state.trick_no
+    modes = state.modes
     return SeatView(
         seat,
-        state.n_players,
+        n,
         setup.dealer,
-        state.phase.value,
-        None if done else mover,
-        card_tuple(state.hands[seat]),
-        tuple(map(_bit_count, state.hands)),
+        phase.value,
+        mover,
+        card_tuple(hands[seat]),
+        tuple(map(_bit_count, hands)),
         tuple(state.legal_actions()) if mover == seat else (),
-        state.may_pass,
+        phase is Phase.BIDDING and state.may_pass,
         tuple(state.bids),
         state.declarer,
         state.row_key,
         state.contract,
         tuple(state.komisch_blocks),
-        state.trick_no,
-        state.trick_mode(),
+        trick_no,
+        TRICK_MODES[modes[trick_no]] if trick_no < len(modes) else None,
         state.leader,
         tuple(map(CARD.__getitem__, state.trick)),
         tuple(state.tricks),
