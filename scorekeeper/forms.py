@@ -23,7 +23,7 @@ from wtforms import (
     SelectMultipleField,
     StringField,
 )
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import StopValidation, DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
 from .game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, RuleSet, Variant
@@ -91,6 +91,24 @@ class AddPlayerForm(FlaskForm):
     )
 
 
+class PointsUnlessSeich:
+    """Points are required, except for a thrown-in Seich hand (then they are ignored)."""
+
+    def __init__(self, message: Any) -> None:
+        self.message = message
+
+    def __call__(self, form: Any, field: Field) -> None:
+        if form.is_seich():
+            field.errors[:] = []
+            raise StopValidation()
+        raw = field.raw_data or []
+        if not raw or not str(raw[0]).strip():
+            field.errors[:] = []
+            raise StopValidation(self.message)
+        if field.process_errors:
+            raise StopValidation()  # "not a valid integer": that message is enough
+
+
 class HandForm(FlaskForm):
     """One hand as the table reports it; choices are filled per evening by the view."""
 
@@ -100,12 +118,12 @@ class HandForm(FlaskForm):
     declarer_points = IntegerField(
         _l("Declarer's points"),
         widget=PointsInput(),
-        validators=[Optional(), NumberRange(0, 157, POINTS_MESSAGE)],
+        validators=[PointsUnlessSeich(_l("Enter the declarer's points (0 to 157).")), NumberRange(0, 157, POINTS_MESSAGE)],
     )
     defender_points = IntegerField(
         _l("Defenders' points"),
         widget=PointsInput(),
-        validators=[Optional(), NumberRange(0, 157, POINTS_MESSAGE)],
+        validators=[PointsUnlessSeich(_l("Enter the defenders' points (0 to 157).")), NumberRange(0, 157, POINTS_MESSAGE)],
     )
     match = BooleanField(_l("Match (every trick)"))
     countermatch = BooleanField(_l("Countermatch (no trick)"))
@@ -116,18 +134,6 @@ class HandForm(FlaskForm):
     def is_seich(self) -> bool:
         field = getattr(self, "seich", None)  # removed from the form outside the club variant
         return bool(field is not None and field.data)
-
-    def validate_row(self, field: Field) -> None:
-        if not self.is_seich() and not field.data:
-            raise ValidationError(_l("Choose the row that was played."))
-
-    def validate_declarer_points(self, field: Field) -> None:
-        if not self.is_seich() and field.data is None and not field.errors:
-            raise ValidationError(_l("Enter the declarer's points (0 to 157)."))
-
-    def validate_defender_points(self, field: Field) -> None:
-        if not self.is_seich() and field.data is None and not field.errors:
-            raise ValidationError(_l("Enter the defenders' points (0 to 157)."))
 
 
 class CutForm(ActionForm):

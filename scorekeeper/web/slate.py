@@ -120,6 +120,10 @@ def _submit(token: str, evening_id: str, form: HandForm, apply: Callable[[Evenin
                 flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
             elif name in ("expected_version", "request_id"):
                 flash(_("This form is out of date. Nothing was written; please try again."), "error")
+            else:
+                for e in errors:
+                    flash(f"{form[name].label.text}: {e}", "error")
+        refresh_version(form, ev.version)
         return rerender(_context(token, circle, can_write, ev), form, 422)
     try:
         entry = entry_from_form(ruleset, form)

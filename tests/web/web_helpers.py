@@ -6,6 +6,7 @@ request id and the expected version are read from the rendered page.
 
 from __future__ import annotations
 
+import html as html_lib
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -66,7 +67,7 @@ def hidden(html: str, action_end: str) -> dict[str, str]:
 
 
 def flashes(html: str) -> list[str]:
-    return [re.sub(r"\s+", " ", m).strip() for m in re.findall(r'<p class="flash flash-\w+">(.*?)</p>', html, re.S)]
+    return [html_lib.unescape(re.sub(r"\s+", " ", m).strip()) for m in re.findall(r'<p class="flash flash-\w+">(.*?)</p>', html, re.S)]
 
 
 def version_of(html: str) -> int:

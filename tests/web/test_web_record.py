@@ -1,0 +1,180 @@
+"""Recording hands through the slate page: good input, every bad input, double taps, stale phones."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from scorekeeper.game.rulesets import Variant
+from web_helpers import create_circle, flashes, hidden, post_hand, start_evening, version_of
+
+
+@pytest.fixture
+def three(client: FlaskClient) -> str:
+    w, _v = create_circle(client)
+    return start_evening(client, w, Variant.THREE)
+
+
+@pytest.fixture
+def club(client: FlaskClient) -> str:
+    w, _v = create_circle(client)
+    return start_evening(client, w, Variant.CLUB)
+
+
+def filled_cells(html: str) -> int:
+    return len(re.findall(r'<td class="filled', html))
+
+
+GOOD = {"declarer": "1", "row": "suit_H", "declarer_points": "100", "defender_points": "57"}
+
+
+def test_record_a_hand_writes_the_cell_and_bumps_the_version(client: FlaskClient, three: str) -> None:
+    page = client.get(three).text
+    assert version_of(page) == 0 and filled_cells(page) == 0
+    r = post_hand(client, three, GOOD, page=page)
+    assert r.status_code == 302
+    after = client.get(three).text
+    assert "Hand recorded." in flashes(after)
+    assert version_of(after) == 1 and filled_cells(after) == 1
+    assert re.search(r'<td class="filled[^"]*">\s*<a class="cell"[^>]*>\s*100', after)
+
+
+def test_form_has_numeric_keypad_and_hidden_ids(client: FlaskClient, three: str) -> None:
+    page = client.get(three).text
+    assert re.search(r'name="declarer_points"[^>]*inputmode="numeric"|inputmode="numeric"[^>]*name="declarer_points"', page)
+    assert 'pattern="[0-9]*"' in page
+    fields = hidden(page, "/hands")
+    assert set(fields) >= {"csrf_token", "request_id", "expected_version"}
+    assert len(fields["request_id"]) == 32
+    assert hidden(client.get(three).text, "/hands")["request_id"] != fields["request_id"]  # uuid4 per render
+
+
+BAD = [
+    ({"declarer_points": "100", "defender_points": "50"}, "must add up to 157"),
+    ({"declarer_points": "158", "defender_points": "0"}, "Points are whole numbers from 0 to 157."),
+    ({"declarer_points": "-1", "defender_points": "158"}, "Points are whole numbers from 0 to 157."),
+    ({"declarer_points": "abc", "defender_points": "57"}, "Not a valid integer value."),
+    ({"declarer_points": "", "defender_points": "57"}, "Enter the declarer's points (0 to 157)."),
+    ({"defender_points": ""}, "Enter the defenders' points (0 to 157)."),
+    ({"row": ""}, "Choose the row this hand was played in."),
+    ({"row": "nonsense"}, "Not a valid choice."),
+    ({"declarer": ""}, "Who declared?"),
+    ({"declarer": "7"}, "Not a valid choice."),
+    ({"match": "y"}, "A match needs all 157 points to the declarer and 0 to the defenders."),
+    ({"countermatch": "y"}, "A countermatch needs 0 points to the declarer and all 157 to the defenders."),
+    ({"declarer_points": "157", "defender_points": "0", "match": "y", "countermatch": "y"},
+     "A hand cannot be both a match and a countermatch."),
+    ({"row": "joker1"}, "Say what the row “Joker” was played as."),
+    ({"row": "joker1", "played_as": "misere:obenabe"}, "Not a valid choice."),
+]
+
+
+@pytest.mark.parametrize(("change", "message"), BAD)
+def test_bad_input_gets_its_message_and_writes_nothing(client: FlaskClient, three: str, change: dict[str, str], message: str) -> None:
+    r = post_hand(client, three, {**GOOD, **change})
+    assert r.status_code == 422
+    assert any(message in m for m in flashes(r.text)) or message in r.text, (flashes(r.text), message)
+    page = client.get(three).text
+    assert version_of(page) == 0 and filled_cells(page) == 0
+
+
+def test_bad_input_keeps_the_typed_values(client: FlaskClient, three: str) -> None:
+    r = post_hand(client, three, {**GOOD, "declarer_points": "100", "defender_points": "50"})
+    assert r.status_code == 422
+    assert re.search(r'name="declarer_points"[^>]*value="100"', r.text)
+    assert re.search(r'name="defender_points"[^>]*value="50"', r.text)
+    assert re.search(r'<option value="suit_H"[^>]*selected', r.text)
+    assert re.search(r'value="1"[^>]*checked|checked[^>]*value="1"', r.text)
+
+
+def test_closed_row_is_refused(client: FlaskClient, three: str) -> None:
+    assert post_hand(client, three, GOOD).status_code == 302
+    r = post_hand(client, three, {**GOOD, "declarer_points": "50", "defender_points": "107"})
+    assert r.status_code == 422
+    assert "The row “Roses” is already filled for this player or team." in flashes(r.text)
+    assert version_of(client.get(three).text) == 1
+    # the row is still offered to the other players, not to Beat (the script hides it by data-open)
+    assert re.search(r'<option value="suit_H" data-open="0 2"', client.get(three).text)
+
+
+def test_joker_records_what_it_was_played_as(client: FlaskClient, three: str) -> None:
+    r = post_hand(client, three, {**GOOD, "row": "joker2", "played_as": "slalom:undenufe"})
+    assert r.status_code == 302
+    assert "Slalom (Undenufe first)" in client.get(three).text
+
+
+def test_match_writes_257(client: FlaskClient, three: str) -> None:
+    r = post_hand(client, three, {**GOOD, "declarer_points": "157", "defender_points": "0", "match": "y"})
+    assert r.status_code == 302
+    page = client.get(three).text
+    assert re.search(r'<td class="filled match[^"]*">\s*<a class="cell"[^>]*>\s*257', page)
+    # the match row: Beat 2 sticks, the others a potato each
+    marks = re.search(r'<tr class="marks">(.*?)</tr>', page, re.S)
+    assert marks and re.findall(r"<td>(.*?)</td>", marks.group(1)) == ["o", "||", "o"]
+
+
+def test_missing_csrf_token_writes_nothing(client: FlaskClient, three: str) -> None:
+    fields = hidden(client.get(three).text, "/hands")
+    del fields["csrf_token"]
+    r = client.post(f"{three}/hands", data={**fields, **GOOD})
+    assert r.status_code == 400
+    assert "Nothing was written" in r.text
+    assert version_of(client.get(three).text) == 0
+
+
+def test_forged_csrf_token_writes_nothing(client: FlaskClient, three: str) -> None:
+    fields = hidden(client.get(three).text, "/hands")
+    fields["csrf_token"] = "forged." + fields["csrf_token"][7:]
+    r = client.post(f"{three}/hands", data={**fields, **GOOD})
+    assert r.status_code == 400
+    assert version_of(client.get(three).text) == 0
+
+
+def test_double_submit_records_once(client: FlaskClient, three: str) -> None:
+    page = client.get(three).text
+    first = post_hand(client, three, GOOD, page=page)
+    second = post_hand(client, three, GOOD, page=page)  # the same request id and version: a double tap
+    assert first.status_code == 302 and second.status_code == 302
+    after = client.get(three).text
+    assert version_of(after) == 1 and filled_cells(after) == 1
+
+
+def test_stale_phone_gets_conflict_and_fresh_slate(client: FlaskClient, three: str) -> None:
+    stale_page = client.get(three).text  # phone B opened the form at version 0
+    assert post_hand(client, three, GOOD).status_code == 302  # phone A records first
+    r = post_hand(client, three, {**GOOD, "declarer": "2", "row": "obenabe"}, page=stale_page)
+    assert r.status_code == 409
+    assert any("Somebody else changed this slate" in m for m in flashes(r.text))
+    assert filled_cells(r.text) == 1  # the fresh slate, with A's hand
+    assert version_of(r.text) == 1
+    assert hidden(r.text, "/hands")["expected_version"] == "1"  # values kept, ready to send again
+    assert re.search(r'<option value="obenabe"[^>]*selected', r.text)
+    assert version_of(client.get(three).text) == 1  # B's hand was not written
+    again = post_hand(client, three, {**GOOD, "declarer": "2", "row": "obenabe"}, page=r.text)
+    assert again.status_code == 302
+    assert filled_cells(client.get(three).text) == 2
+
+
+def test_seich_in_the_club_variant(client: FlaskClient, club: str) -> None:
+    page = client.get(club).text
+    assert 'name="seich"' in page
+    # dealer is seat 0 (Anna); forehand Beat; online rule: the first eligible (Beat) is in the barrel
+    assert "In the barrel: if everybody passes, Beat must choose." in page
+    r = post_hand(client, club, {"declarer": "2", "seich": "y"})
+    assert r.status_code == 422
+    assert "Only the player in the barrel (seat Beat) may call Seich." in flashes(r.text)
+    assert post_hand(client, club, {"declarer": "1", "seich": "y"}).status_code == 302
+    page = client.get(club).text
+    assert version_of(page) == 1 and filled_cells(page) == 0
+    assert "Beat</span> deals" in page  # the deal passed on (Anna dealt the thrown-in hand)
+    r = post_hand(client, club, {"declarer": "3", "seich": "y"})
+    assert "This team has already used its Seich tonight." in flashes(r.text)
+
+
+def test_seich_is_not_offered_outside_the_club(client: FlaskClient, three: str) -> None:
+    assert 'name="seich"' not in client.get(three).text
+    r = post_hand(client, three, {"declarer": "1", "seich": "y"})
+    assert r.status_code == 422  # without the field it is an ordinary hand with no row or points
+    assert version_of(client.get(three).text) == 0
