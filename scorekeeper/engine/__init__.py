@@ -1,8 +1,29 @@
 """PURE: see DESIGN.md. No Flask, SQLAlchemy or WTForms imports.
 
 The card engine: deal, choosing the contract, legal cards, tricks, results,
-per-seat views (``state``, ``view``), and a bitmask fast path for bots
-(``fast``).
+per-seat views, and a bitmask fast path for bots.
+
+Modules: ``state`` (``HandState``, the OpenSpiel-shaped hand), ``view``
+(``build_view``/``SeatView``: the only thing a front end or bot sees),
+``bidding`` (``HandSetup``: dealer, open rows, Seich used), ``actions`` (action
+ids and their notation), ``tables`` (bitmask tables, ``legal_mask``), ``rules``
+(why a card is illegal; trick helpers), ``fast`` (``playout``), ``deal``,
+``result`` (``HandResult.to_entry()``), ``notation`` (transcripts).
+
+Decisions where RULES.md is silent:
+- One announce action carries the row and every choice of the contract
+  (joker contract, Slalom start, split and order, TUO trump, Misère mode).
+- Komisch: the declarer (leader of trick 1) picks the first block, the leader
+  of trick 4 the second; the third follows by itself unless it is the trump
+  block, whose suit the leader of trick 7 picks then. The hand is valued by the
+  first block. With three players the blocks are 4 tricks long.
+- Seich is offered to a seat in the barrel (it may not pass) whose team has not
+  used it; the hand ends with no points (0/0) and no row.
+- ``returns()`` (bots' objective): a seat gets its side's pile plus 100 for its
+  side taking every trick; in Misère the declaring side gets the defenders' pile
+  (+100 if it took no trick) and the defenders the declaring side's pile.
+- A hand in which every side is full cannot be dealt (``RuleError``
+  ``evening_complete`` from ``game.turns``).
 """
 
 from .actions import (

@@ -12,7 +12,7 @@ and the views.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 from scorekeeper.game.contracts import Contract, TrickMode
 
@@ -29,7 +29,32 @@ from .tables import (
     valuation_id,
 )
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import HandState
+
 _C0, _C1, _C2, _C3 = CARDS9
+
+
+class Position(NamedTuple):
+    """The arguments of ``playout`` for a hand in play (``playout(*pos, rnd=...)`` order)."""
+
+    hands: tuple[int, ...]
+    leader: int
+    modes: tuple[int, ...]  # the current trick's mode first
+    points: tuple[int, ...]
+    trick: tuple[int, ...]
+
+
+def position(state: "HandState") -> Position:
+    """Fast-path inputs of a state in play (a bot passes a state whose hidden hands
+    it has sampled). Komisch blocks not yet chosen cannot be known: ValueError."""
+    if state.phase.value != "playing":
+        raise ValueError("the hand is not in play")
+    if len(state.modes) != state.n_tricks:
+        raise ValueError("Komisch: later blocks are not chosen yet")
+    return Position(
+        tuple(state.hands), state.leader, tuple(state.modes[state.trick_no :]), state.points_table, tuple(state.trick)
+    )
 
 
 def schedule_ids(contract: Contract, n_tricks: int, komisch: Sequence[TrickMode] = ()) -> tuple[int, ...]:

@@ -176,7 +176,7 @@ class HandState:
             raise IllegalAction(N_("The hand is over."), "hand_over")
         mover = self.current_player()
         if seat is not None and seat != mover:
-            raise IllegalAction(N_("It is not your turn: seat %(seat)s is to play."), "not_your_turn", seat=mover + 1)
+            raise IllegalAction(N_("It is not your turn."), "not_your_turn", seat=mover)
         if ph is Phase.PLAYING:
             if not 0 <= action < N_CARD_ACTIONS:
                 raise IllegalAction(N_("Play a card now."), "play_a_card")

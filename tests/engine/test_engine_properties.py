@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.engine import HandSetup, HandState, IllegalAction, IllegalCard, Phase, announce_action
-from scorekeeper.engine.fast import playout, points_table, schedule_ids
+from scorekeeper.engine.fast import playout, points_table, position, schedule_ids
 from scorekeeper.engine.tables import card_ints
 from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, Kind
@@ -149,6 +149,11 @@ def test_fast_path_from_the_middle_of_a_hand(deal_seed: int, play_seed: int, cut
         else:
             clone.apply(legal[int(fast_rng.random() * len(legal))])
     modes = schedule_ids(contract, 9, clone.komisch_blocks)[start_trick:]
+    if len(s.modes) == 9:
+        assert position(s) == (tuple(hands), leader, modes, points_table(contract, False, clone.komisch_blocks), tuple(trick))
+    else:
+        with pytest.raises(ValueError):
+            position(s)
     pts, winners = playout(
         hands, leader, modes, points_table(contract, False, clone.komisch_blocks), random.Random(play_seed + 7).random, trick
     )
