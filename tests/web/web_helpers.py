@@ -10,7 +10,7 @@ import html as html_lib
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, Callable
 
 from flask.testing import FlaskClient
 
@@ -143,8 +143,9 @@ def post_hand(client: FlaskClient, evening: str, data: dict[str, str], *, page: 
     return client.post(f"{evening}/hands", data={**hidden(html, "/hands"), **data})
 
 
-def plan_hand(ruleset: RuleSet, slate: Slate, i: int) -> HandEntry:
-    """A valid next hand: the first seat in speaking order, its side's first open row, varied points."""
+def plan_hand(ruleset: RuleSet, slate: Slate, i: int, points: Callable[[int, int], int] | None = None) -> HandEntry:
+    """A valid next hand: the first seat in speaking order, its side's first open row, varied points
+    (or ``points(i, seat)`` when given)."""
     seat = slate.eligible_seats()[0]
     side = ruleset.side_of(seat)
     key = slate.open_rows(side)[0]
@@ -153,6 +154,9 @@ def plan_hand(ruleset: RuleSet, slate: Slate, i: int) -> HandEntry:
     if row.is_choice:
         options = [c for k in row.kinds for c in all_contracts(k) if row.allows(c)]
         contract = options[i % len(options)]
+    if points is not None:
+        p = points(i, seat)
+        return HandEntry(key, seat, contract, p, 157 - p)
     if i % 11 == 5:
         return HandEntry(key, seat, contract, 157, 0, match=True)
     if i % 13 == 7:
@@ -161,14 +165,21 @@ def plan_hand(ruleset: RuleSet, slate: Slate, i: int) -> HandEntry:
     return HandEntry(key, seat, contract, points, 157 - points)
 
 
-def fill_evening(client: FlaskClient, evening: str, variant: Variant, ruleset: RuleSet | None = None) -> list[HandEntry]:
-    """Record hands through the pages until every cell is filled; returns the entries sent."""
-    rs = ruleset or default_ruleset(variant)
+def fill_evening(
+    client: FlaskClient,
+    evening: str,
+    variant: Variant,
+    *,
+    hands: int | None = None,
+    points: Callable[[int, int], int] | None = None,
+) -> list[HandEntry]:
+    """Record hands through the pages until every cell is filled (or ``hands`` hands); returns them."""
+    rs = default_ruleset(variant)
     sent: list[HandEntry] = []
     first_dealer = 0
-    for i in range(rs.n_hands):
+    for i in range(rs.n_hands if hands is None else hands):
         slate = Slate.build(rs, first_dealer, sent)
-        entry = plan_hand(rs, slate, i)
+        entry = plan_hand(rs, slate, i, points)
         r = post_hand(client, evening, hand_data(entry))
         assert r.status_code == 302, (i, entry, flashes(r.text))
         sent.append(entry)
