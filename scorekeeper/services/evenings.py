@@ -42,6 +42,7 @@ __all__ = [
     "set_cut",
     "start_evening",
     "undo_last",
+    "version_of",
 ]
 
 
@@ -78,6 +79,16 @@ def load_slate(evening: Evening) -> Slate:
     return _slate(tx.session(), evening)
 
 
+def version_of(circle: Circle, public_id: str) -> int:
+    """The evening's current version, by one small query (what phones poll); raises NotFound."""
+    version = tx.session().execute(
+        select(Evening.version).where(Evening.public_id == str(public_id)[:64], Evening.circle_id == circle.id)
+    ).scalar_one_or_none()
+    if version is None:
+        raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
+    return version
+
+
 def entry_log(evening: Evening) -> list[LogItem]:
     """The audit trail: every hand, correction (old and new value) and undo, with its time."""
     return audit_trail(_entry_rows(tx.session(), evening.id))
@@ -89,11 +100,12 @@ def cuts_and_pending(evening: Evening, slate: Slate | None = None) -> tuple[list
     return effective_cuts(slate or _slate(s, evening), _cut_rows(s, evening.id))
 
 
-def result(evening: Evening) -> tuple[Result, Payout] | None:
+def result(evening: Evening, slate: Slate | None = None) -> tuple[Result, Payout] | None:
     """Final standing and money, once the evening is ended or every cell is filled and
-    every tie cut; ``None`` before that (the slate's totals show the standing)."""
+    every tie cut; ``None`` before that (the slate's totals show the standing).
+    ``slate``: the evening's slate if the caller already loaded it."""
     s = tx.session()
-    slate = _slate(s, evening)
+    slate = slate or _slate(s, evening)
     if evening.is_open and not slate.complete:
         return None
     cuts, pending = effective_cuts(slate, _cut_rows(s, evening.id))

@@ -181,16 +181,19 @@ def test_every_change_bumps_the_version_once_and_is_logged(app: Flask) -> None:
         ev = evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[:3]), first_dealer=2,
                                     request_id=rid())
         entry = next_hand(evenings.load_slate(ev), 0)
-        ev = _record(ev, entry)
-        assert ev.version == 1
+        ev = evenings.record_hand(ev, entry, expected_version=0, request_id=rid(), author=" Beat ")
+        assert ev.version == 1 and evenings.version_of(circle, ev.public_id) == 1
+        assert evenings.entry_log(ev)[0].author == "Beat"
         # a correction that changes nothing writes nothing
         ev = evenings.correct_entry(ev, 0, entry, expected_version=1, request_id=rid())
         assert ev.version == 1 and _rows(ev) == 1
         with pytest.raises(RuleError) as bad_index:
             evenings.correct_entry(ev, 5, entry, expected_version=1, request_id=rid())
         assert bad_index.value.code == "entry_unknown"
-        ev = evenings.undo_last(ev, expected_version=1, request_id=rid())
+        ev = evenings.undo_last(ev, expected_version=1, request_id=rid(), author="Anna")
         assert ev.version == 2 and evenings.load_slate(ev).hands_dealt == 0
+        undo = evenings.entry_log(ev)[-1]
+        assert (undo.kind, undo.author, undo.previous, undo.entry) == ("undo", "Anna", entry, None)
         with pytest.raises(RuleError) as nothing:
             evenings.undo_last(ev, expected_version=2, request_id=rid())
         assert nothing.value.code == "nothing_to_undo"
