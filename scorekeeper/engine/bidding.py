@@ -58,6 +58,18 @@ class HandSetup:
         rs = slate.ruleset
         return cls(rs, slate.dealer, tuple(tuple(slate.open_rows(s)) for s in range(rs.n_sides)), frozenset(slate.seich_used))
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset.to_dict(),
+            "dealer": self.dealer,
+            "open_rows": [list(r) for r in self.open_rows],
+            "seich_used": sorted(self.seich_used),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "HandSetup":
+        return cls.build(RuleSet.from_dict(d["ruleset"]), int(d["dealer"]), d["open_rows"], d.get("seich_used", ()))
+
     @property
     def full_sides(self) -> frozenset[int]:
         return frozenset(s for s, keys in enumerate(self.open_rows) if not keys)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
@@ -107,6 +107,14 @@ class HandState:
         for a in actions:
             state.apply(a)
         return state
+
+    def to_dict(self) -> dict[str, Any]:
+        """All a hand is: its setup, its deck order and its actions (replayed by ``from_dict``)."""
+        return {"setup": self.setup.to_dict(), "deck": list(self.deck), "history": list(self.history)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "HandState":
+        return cls.replay(HandSetup.from_dict(d["setup"]), d["deck"], d["history"])
 
     def clone(self) -> "HandState":
         return HandState.replay(self.setup, self.deck, self.history)

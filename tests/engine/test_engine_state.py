@@ -206,3 +206,17 @@ def test_digital_evening_records_on_the_slate() -> None:
             entries.append(entry)
             slate = Slate.build(rs, 0, entries)
         assert len([e for e in entries if not e.seich]) == rs.n_hands
+
+
+def test_hand_round_trips_through_json() -> None:
+    import json
+
+    rs = default_ruleset("club")
+    setup = HandSetup.build(rs, 1, [("komisch", "tutti"), ("obenabe",)], seich_used={0})
+    s = HandState.new(setup, random.Random(5))
+    rng = random.Random(5)
+    for _ in range(20):
+        s.apply(rng.choice(s.legal_actions()))
+    again = HandState.from_dict(json.loads(json.dumps(s.to_dict())))
+    assert again.setup == setup and again.history == s.history and again.tricks == s.tricks
+    assert again.hands == s.hands and again.current_player() == s.current_player()
