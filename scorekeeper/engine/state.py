@@ -196,6 +196,8 @@ class HandState:
                 raise err
             return
         if action not in self.legal_actions():
+            if 0 <= action < N_CARD_ACTIONS:
+                raise IllegalAction(N_("No card yet: the contract is not chosen."), "not_playing")
             if ph is Phase.KOMISCH:
                 raise IllegalAction(N_("Choose one of the Komisch blocks still open."), "komisch_block")
             if action == PASS:

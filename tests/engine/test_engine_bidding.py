@@ -23,7 +23,7 @@ from scorekeeper.engine import (
     parse_action,
 )
 from scorekeeper.engine.actions import CONTRACTS
-from scorekeeper.game.cards import Suit
+from scorekeeper.game.cards import Card, Suit
 from scorekeeper.game.contracts import KOMISCH, OBENABE, Contract, Kind, Mode, suit_contract
 from scorekeeper.game.rulesets import default_ruleset
 from scorekeeper.game.turns import turn_to_choose
@@ -154,6 +154,9 @@ def test_seich_club_only_in_barrel_once_per_team() -> None:
 
 def test_wrong_seat_is_refused() -> None:
     s = new("teams", dealer=0)
+    with pytest.raises(IllegalAction) as card:
+        s.apply(int(Card.HA))
+    assert card.value.code == "not_playing"
     with pytest.raises(IllegalAction) as e:
         s.apply(PASS, seat=2)
     assert e.value.code == "not_your_turn"
