@@ -18,7 +18,7 @@ def _compiled_translations() -> None:
     folder = ROOT / "scorekeeper" / "translations"
     if folder.is_dir():
         subprocess.run(
-            [sys.executable, "-m", "babel.messages.frontend", "compile", "-q", "-f", "-d", str(folder)], check=True
+            [sys.executable, "-m", "babel.messages.frontend", "-q", "compile", "-f", "-d", str(folder)], check=True
         )
 
 

@@ -1,0 +1,51 @@
+"""The Swiss German catalog: complete for what it holds, placeholders intact, used by the pages."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+from flask.testing import FlaskClient
+
+from scorekeeper.game.cards import Card, DeckStyle, Suit
+from scorekeeper.game.errors import RuleError
+from scorekeeper.i18n import translate_error
+from scorekeeper.web.labels import chf
+
+PO = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations" / "de_CH" / "LC_MESSAGES" / "messages.po"
+PLACEHOLDER = re.compile(r"%\(\w+\)s")
+
+
+def test_catalog_is_translated_with_the_same_placeholders() -> None:
+    catalog = read_po(PO.open("rb"), locale="de_CH")
+    messages = [m for m in catalog if m.id]
+    assert len(messages) > 200
+    for m in messages:
+        assert m.string, f"untranslated: {m.id!r}"
+        assert "fuzzy" not in m.flags, m.id
+        assert set(PLACEHOLDER.findall(m.id)) == set(PLACEHOLDER.findall(m.string)), m.id
+
+
+def test_rule_error_params_in_deck_style_and_language(app) -> None:  # type: ignore[no-untyped-def]
+    err = RuleError("You do not hold %(card)s.", "card_not_held", card=Card.parse("HA"))
+    with app.test_request_context("/", headers={"Cookie": "lang=de_CH"}):
+        assert translate_error(err, DeckStyle.SWISS) == "Du häsch Rose Ass nöd."
+        assert translate_error(err, DeckStyle.FRENCH) == "Du häsch Herz Ass nöd."
+    with app.test_request_context("/", headers={"Accept-Language": "en-GB,en;q=0.8"}):
+        assert translate_error(err, DeckStyle.FRENCH) == "You do not hold ace of hearts."
+        suit_err = RuleError("Play %(suit)s.", "x", suit=Suit.SPADES)
+        assert translate_error(suit_err, "swiss") == "Play shields."
+
+
+def test_browser_language_is_used_without_a_cookie(client: FlaskClient) -> None:
+    page = client.get("/", headers={"Accept-Language": "de-CH,de;q=0.9"}).text
+    assert "Neui Rundi" in page and 'lang="de-CH"' in page
+    assert "New circle" in client.get("/", headers={"Accept-Language": "fr-CH,en;q=0.5"}).text
+
+
+def test_money_format() -> None:
+    assert chf(1235) == "CHF 12.35"
+    assert chf(-5) == "−CHF 0.05"
+    assert chf(900, signed=True) == "+CHF 9.00"
+    assert chf(0, signed=True) == "CHF 0.00"
