@@ -24,6 +24,10 @@ class Suit(IntEnum):
     def letter(self) -> str:
         return "CDSH"[self]
 
+    def __str__(self) -> str:
+        """English name for logs and test messages (screens use ``suit_name``)."""
+        return self.name.lower()
+
     @classmethod
     def parse(cls, text: str) -> "Suit":
         try:
