@@ -1,0 +1,90 @@
+"""The JSON API under ``/api/v1``: the same services and checks as the pages.
+
+``register(app)`` is called by ``create_app``. The blueprint is exempt from CSRF
+(token-authenticated JSON; writes must be ``application/json``, which a browser
+form cannot send cross-site without a preflight). Every answer under ``/api/v1``,
+errors included, is JSON; see ``errors`` for the codes and statuses and
+``/api/v1/openapi.json`` for the document.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, g, jsonify, request
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
+from werkzeug.wrappers import Response
+
+from ..extensions import csrf
+from ..game.errors import RuleError
+from ..services import evenings as svc
+from ..services.errors import StaleVersion
+from .blueprint import bp, routes
+from .errors import ApiError, api_error_response, http_error_response, rule_error_response
+from .openapi import document
+from .present import slate_dict
+from .spec import PREFIX
+from . import routes_circle, routes_evening  # noqa: F401  (the views register themselves)
+
+__all__ = ["bp", "register", "routes"]
+
+
+@bp.route("/openapi.json")
+def openapi() -> Response:
+    return jsonify(document(routes.operations))
+
+
+@bp.errorhandler(ApiError)
+def _api_error(err: ApiError) -> Response:
+    response = api_error_response(err)
+    if err.code == "token_required":
+        response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
+    return response
+
+
+@bp.errorhandler(RuleError)
+def _rule_error(err: RuleError) -> Response:
+    evening = g.get("api_evening")
+    if evening is None:
+        return rule_error_response(err)
+    ruleset = svc.ruleset_of(evening)
+    names = [p.name for p in evening.players]
+    extra: dict[str, Any] = {}
+    if isinstance(err, StaleVersion):  # the fresh slate, read after the failed write rolled back
+        fresh = svc.get_evening(g.api_circle, g.api_evening_id)
+        extra = {"version": fresh.version, "slate": slate_dict(fresh, svc.load_slate(fresh))}
+    return rule_error_response(err, ruleset, names, extra)
+
+
+def _http_error(exc: HTTPException) -> Response:
+    return http_error_response(exc)
+
+
+# Code-specific handlers: the pages' app-wide 404/403 handlers (HTML) must not answer here.
+for _code in (400, 403, 404, 405, 413, 415, 500):
+    bp.register_error_handler(_code, _http_error)
+bp.register_error_handler(HTTPException, _http_error)
+
+
+def _routing_errors() -> Response | None:
+    """Unknown paths and wrong methods under /api/v1 answer JSON (the pages keep their HTML)."""
+    exc = request.routing_exception
+    if exc is None or isinstance(exc, RequestRedirect) or not request.path.startswith(PREFIX + "/"):
+        return None
+    if isinstance(exc, HTTPException):
+        return http_error_response(exc)
+    return None  # pragma: no cover - werkzeug raises only HTTP exceptions while routing
+
+
+@bp.after_request
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    return response
+
+
+def register(app: Flask) -> None:
+    csrf.exempt(bp)
+    app.register_blueprint(bp)
+    app.before_request(_routing_errors)

@@ -1,0 +1,72 @@
+"""The API blueprint, its route registry, and the helpers its views share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, g, jsonify
+from werkzeug.wrappers import Response
+
+from ..game.contracts import Contract
+from ..models import Circle, Evening
+from ..scoring.entries import HandEntry
+from ..services import evenings as svc
+from .auth import can_write_now
+from .errors import ApiError
+from .present import evening_dict
+from .spec import PREFIX, ApiRoutes
+
+bp = Blueprint("api", __name__, url_prefix=PREFIX)
+routes = ApiRoutes(bp)
+
+PATH_EVENING = {"name": "evening_id", "in": "path", "required": True, "schema": {"type": "string"},
+                "description": "The evening's public id."}
+
+
+def load_evening(circle: Circle, evening_id: str) -> Evening:
+    """The circle's evening (NotFound otherwise); remembered for translating errors."""
+    evening = svc.get_evening(circle, evening_id)
+    g.api_circle = circle
+    g.api_evening_id = evening_id
+    g.api_evening = evening
+    return evening
+
+
+def answer(data: Any, status: int = 200, **headers: str) -> Response:
+    response = jsonify(data)
+    response.status_code = status
+    for name, value in headers.items():
+        response.headers[name.replace("_", "-")] = value
+    return response
+
+
+def evening_answer(evening: Evening, status: int = 200) -> Response:
+    return answer(evening_dict(evening, can_write=can_write_now()), status)
+
+
+def hand_from_body(body: dict[str, Any]) -> HandEntry:
+    """The HandEntry a (shape-checked) body describes; every rule is the core's to check."""
+    seich = bool(body.get("seich", False))
+    points: list[int] = []
+    for name in ("declarer_points", "defender_points"):
+        value = body.get(name)
+        if value is None and not seich:
+            raise ApiError("missing_field", field=name)
+        points.append(0 if value is None else int(value))
+    code = body.get("played_as")
+    contract = None
+    if code is not None:
+        try:
+            contract = Contract.parse(code)
+        except ValueError:
+            raise ApiError("invalid_value", field="played_as") from None
+    return HandEntry(
+        row_key=body.get("row_key"),
+        declarer_seat=int(body["declarer_seat"]),
+        contract=contract,
+        declarer_points=points[0],
+        defender_points=points[1],
+        match=bool(body.get("match", False)),
+        countermatch=bool(body.get("countermatch", False)),
+        seich=seich,
+    )

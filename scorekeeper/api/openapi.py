@@ -1,0 +1,95 @@
+"""The OpenAPI 3.1 document, built from the route registry and the component schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .components import SCHEMAS, ref
+from .spec import PREFIX, Operation
+
+ERRORS: dict[int, str] = {
+    400: "Bad shape: invalid JSON, a missing field, a wrong type, an unknown field, a value out of range",
+    401: "No token sent (Authorization: Bearer, or X-Circle-Token)",
+    403: "The token is read-only",
+    404: "Unknown circle token, evening, or route (one answer for all)",
+    405: "Method not allowed",
+    413: "Body too large",
+    415: "Content-Type is not application/json",
+}
+
+INFO = {
+    "title": "scorekeeper API",
+    "version": "1",
+    "description": (
+        "The chalk slate of Coiffeur Jass evenings as JSON. Authenticate with the circle's token: "
+        "`Authorization: Bearer <token>` (or `X-Circle-Token: <token>`). The write token reads and writes; the "
+        "view token only reads. Every change carries `expected_version` (409 with the fresh slate when stale) and "
+        "a `request_id` (a repeat is a no-op). Errors: `{\"error\": {\"code\", \"message\", \"params\"}}`, the "
+        "message in the language of `Accept-Language`. Seats are 0-based in playing order; in the team variants "
+        "seats 0+2 and 1+3 are sides 0 and 1. Money is in Rappen."
+    ),
+}
+
+
+def _content(schema_name: str) -> dict[str, Any]:
+    return {"application/json": {"schema": ref(schema_name)}}
+
+
+def _operation(op: Operation) -> dict[str, Any]:
+    out: dict[str, Any] = {"operationId": op.endpoint, "summary": op.summary, "tags": [op.tag]}
+    if op.description:
+        out["description"] = op.description
+    params = list(op.query) + list(op.headers)
+    if params:
+        out["parameters"] = params
+    if op.auth == "none":
+        out["security"] = []
+    elif op.auth == "write":
+        out["description"] = (out.get("description", "") + " Needs the write token.").strip()
+    if op.body is not None:
+        body: dict[str, Any] = {"required": True, "content": _content(op.body)}
+        if op.example is not None:
+            body["content"]["application/json"]["example"] = op.example
+        out["requestBody"] = body
+    responses: dict[str, Any] = {}
+    for status, (text, schema) in sorted(op.responses.items()):
+        responses[str(status)] = {"description": text, **({"content": _content(schema)} if schema else {})}
+    codes = [405]
+    if op.body is not None:
+        codes += [400, 413, 415]
+    if op.auth != "none":
+        codes += [401, 404]
+    if op.auth == "write":
+        codes.append(403)
+    for status in sorted(codes):
+        responses.setdefault(str(status), {"description": ERRORS[status], "content": _content("Error")})
+    out["responses"] = responses
+    return out
+
+
+def document(operations: list[Operation]) -> dict[str, Any]:
+    """The whole OpenAPI 3.1 document."""
+    paths: dict[str, dict[str, Any]] = {}
+    for op in operations:
+        paths.setdefault(op.path, {})[op.method.lower()] = _operation(op)
+    paths.setdefault(PREFIX + "/openapi.json", {})["get"] = {
+        "operationId": "openapi",
+        "summary": "This document",
+        "tags": ["meta"],
+        "security": [],
+        "responses": {"200": {"description": "OpenAPI 3.1", "content": _content("OpenApi")}},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": INFO,
+        "servers": [{"url": "/"}],
+        "security": [{"bearer": []}, {"circleToken": []}],
+        "paths": paths,
+        "components": {
+            "schemas": SCHEMAS,
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer", "description": "The circle's write or view token."},
+                "circleToken": {"type": "apiKey", "in": "header", "name": "X-Circle-Token"},
+            },
+        },
+    }

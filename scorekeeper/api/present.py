@@ -1,0 +1,191 @@
+"""Plain JSON data for the API, built from the services' objects (shapes in ``components``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Sequence
+
+from ..game.rulesets import RuleSet
+from ..models import Circle, Evening, Player
+from ..scoring.entries import HandEntry
+from ..scoring.final import Cut, Result, Tie
+from ..scoring.payouts import Payout
+from ..scoring.slate import Slate
+from ..services import evenings as svc
+from ..services.entries import LogItem
+from ..services.records import EveningSummary, PlayerRecord
+from ..web.labels import row_label
+from ..web.present import barrel_rule_text, side_labels
+
+Json = dict[str, Any]
+
+
+def when(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def circle_dict(circle: Circle) -> Json:
+    return {"id": circle.public_id, "name": circle.name, "created_at": when(circle.created_at)}
+
+
+def player_dict(player: Player) -> Json:
+    return {"id": player.id, "name": player.name}
+
+
+def players_of(circle: Circle) -> list[Json]:
+    return [player_dict(p) for p in sorted(circle.players, key=lambda p: p.name.lower())]
+
+
+def hand_dict(entry: HandEntry) -> Json:
+    return {
+        "declarer_seat": entry.declarer_seat,
+        "row_key": entry.row_key,
+        "played_as": entry.contract.code if entry.contract is not None else None,
+        "declarer_points": entry.declarer_points,
+        "defender_points": entry.defender_points,
+        "match": entry.match,
+        "countermatch": entry.countermatch,
+        "seich": entry.seich,
+    }
+
+
+def tie_dict(tie: Tie) -> Json:
+    return {"row_key": tie.row_key, "end": tie.end, "sides": list(tie.sides)}
+
+
+def cut_dict(cut: Cut) -> Json:
+    return cut.to_dict()
+
+
+def summary_dict(s: EveningSummary) -> Json:
+    return {
+        "id": s.public_id,
+        "created_at": when(s.created_at),
+        "ended_at": when(s.ended_at),
+        "status": s.status,
+        "ended_early": s.ended_early,
+        "variant": s.variant,
+        "players": list(s.players),
+        "hands": s.hands,
+        "score": None if s.score is None else list(s.score),
+        "totals": list(s.totals),
+        "winners": list(s.winners),
+        "money": None if s.money is None else list(s.money),
+        "stake_rappen": s.stake_rappen,
+    }
+
+
+def record_dict(r: PlayerRecord) -> Json:
+    return {"player_id": r.player_id, "name": r.name, "evenings": r.evenings, "wins": r.wins,
+            "net_rappen": r.net_rappen}
+
+
+def turn_dict(ruleset: RuleSet, slate: Slate) -> Json:
+    return {
+        "dealer": slate.dealer,
+        "forehand": slate.forehand,
+        "speaking": slate.eligible_seats(),
+        "full_sides": sorted(slate.full_sides()),
+        "barrel_seat": slate.barrel_seat,
+        "barrel_rule": ruleset.barrel.value + ": " + barrel_rule_text(ruleset),
+        "seich_available": [s for s in range(ruleset.n_sides) if s not in slate.seich_used] if ruleset.seich else None,
+    }
+
+
+def slate_dict(evening: Evening, slate: Slate) -> Json:
+    rs = slate.ruleset
+    rows = []
+    for row in rs.rows:
+        cells: list[Json | None] = []
+        for side in range(rs.n_sides):
+            c = slate.cell(row.key, side)
+            cells.append(None if c is None else {
+                "value": c.value,
+                "index": c.index,
+                "played_as": c.entry.contract.code if c.entry.contract is not None else None,
+                "match": c.entry.match,
+                "countermatch": c.entry.countermatch,
+            })
+        rows.append({"key": row.key, "label": row_label(row, rs.deck), "factor": row.factor, "choice": row.is_choice,
+                     "kinds": [k.value for k in row.kinds], "suit": None if row.suit is None else row.suit.letter,
+                     "cells": cells})
+    return {
+        "version": evening.version,
+        "complete": slate.complete,
+        "hands_dealt": slate.hands_dealt,
+        "cells_filled": len(slate.cells),
+        "n_cells": rs.n_sides * len(rs.rows),
+        "rows": rows,
+        "totals": list(slate.totals),
+        "match_marks": [list(m) for m in slate.match_marks],
+        "open_rows": [slate.open_rows(side) for side in range(rs.n_sides)],
+        "seich_used": sorted(slate.seich_used),
+        "turn": None if slate.complete or not evening.is_open else turn_dict(rs, slate),
+    }
+
+
+def result_dict(result: Result) -> Json:
+    out = result.to_dict()
+    sides = range(len(result.totals))
+    out["sticks"] = [result.sticks(s) for s in sides]
+    out["potatoes"] = [result.potatoes(s) for s in sides]
+    return out
+
+
+def standing_dict(evening: Evening, slate: Slate) -> Json:
+    """Totals as they stand, and the result and money once decided."""
+    _cuts, pending = svc.cuts_and_pending(evening, slate)
+    outcome: tuple[Result, Payout] | None = svc.result(evening)
+    return {
+        "version": evening.version,
+        "decided": outcome is not None,
+        "totals": list(slate.totals),
+        "match_marks": [list(m) for m in slate.match_marks],
+        "pending_ties": [tie_dict(t) for t in pending],
+        "result": None if outcome is None else result_dict(outcome[0]),
+        "payout": None if outcome is None else outcome[1].to_dict(),
+    }
+
+
+def evening_dict(evening: Evening, *, can_write: bool) -> Json:
+    """Everything about one evening: rule set, seats, slate, cuts, result and money."""
+    rs = svc.ruleset_of(evening)
+    names = [p.name for p in evening.players]
+    slate = svc.load_slate(evening)
+    cuts, _pending = svc.cuts_and_pending(evening, slate)
+    standing = standing_dict(evening, slate)
+    return {
+        "id": evening.public_id,
+        "status": evening.status,
+        "ended_early": evening.ended_early,
+        "created_at": when(evening.created_at),
+        "ended_at": when(evening.ended_at),
+        "version": evening.version,
+        "variant": rs.variant.value,
+        "can_write": can_write and evening.is_open,
+        "ruleset": rs.to_dict(),
+        "players": [{"seat": seat, "name": name, "side": rs.side_of(seat)} for seat, name in enumerate(names)],
+        "sides": [{"side": side, "seats": list(rs.seats_of(side)), "name": label}
+                  for side, label in enumerate(side_labels(rs, names))],
+        "slate": slate_dict(evening, slate),
+        "cuts": [cut_dict(c) for c in cuts],
+        "pending_ties": standing["pending_ties"],
+        "result": standing["result"],
+        "payout": standing["payout"],
+    }
+
+
+def log_dict(item: LogItem) -> Json:
+    return {
+        "seq": item.seq,
+        "kind": item.kind,
+        "at": when(item.created_at),
+        "index": item.index,
+        "old": None if item.previous is None else hand_dict(item.previous),
+        "new": None if item.entry is None else hand_dict(item.entry),
+        "author": item.author,
+    }
+
+
+def entries_dict(evening: Evening, entries: Sequence[HandEntry]) -> Json:
+    return {"version": evening.version, "entries": [{"index": i, "hand": hand_dict(e)} for i, e in enumerate(entries)]}

@@ -1,0 +1,121 @@
+"""Circles, players, the history and records, the variants, starting an evening."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+from werkzeug.wrappers import Response
+
+from ..game.rulesets import RuleSet, Stake, Variant, default_ruleset
+from ..models import Circle
+from ..services import circles as circle_service
+from ..services import evenings as svc
+from .auth import can_write_now
+from .blueprint import answer, evening_answer, routes
+from .errors import ApiError
+from .present import circle_dict, player_dict, players_of, record_dict, summary_dict
+
+NAME_EXAMPLE = {"name": "Donnschtig-Jass"}
+START_EXAMPLE = {
+    "variant": "three",
+    "players": ["Anna", "Beat", "Cla"],
+    "first_dealer": 0,
+    "options": {"deck": "swiss", "barrel": "book"},
+    "stake": {"rappen": 50, "round_to": 5},
+    "request_id": "4f7c0d0e-start-1",
+}
+
+
+@routes.operation("/circles", "POST", summary="Create a circle", tag="circles", auth="none", body="CircleCreate",
+                  responses={201: ("The circle and its two tokens (shown once)", "CircleCreated"),
+                             422: ("The name is empty or too long", "Error")},
+                  example=NAME_EXAMPLE)
+def create_circle(body: dict[str, Any]) -> Response:
+    circle, write_token, view_token = circle_service.create_circle(body["name"])
+    return answer({"circle": circle_dict(circle), "write_token": write_token, "view_token": view_token}, 201)
+
+
+@routes.operation("/circle", "GET", summary="The circle of the token", tag="circles",
+                  responses={200: ("The circle, whether the token may write, its players", "CircleView")})
+def circle(circle: Circle) -> Response:
+    return answer({"circle": circle_dict(circle), "can_write": can_write_now(), "players": players_of(circle)})
+
+
+@routes.operation("/players", "GET", summary="The circle's players", tag="players",
+                  responses={200: ("Players by name", "PlayerList")})
+def players(circle: Circle) -> Response:
+    return answer({"players": players_of(circle)})
+
+
+@routes.operation("/players", "POST", summary="Add a player", tag="players", auth="write", body="PlayerCreate",
+                  responses={201: ("The new player", "Player"),
+                             422: ("Name empty, too long, or already in the circle", "Error")},
+                  example={"name": "Dora"})
+def add_player(circle: Circle, body: dict[str, Any]) -> Response:
+    return answer(player_dict(circle_service.add_player(circle, body["name"])), 201)
+
+
+@routes.operation("/players/records", "GET", summary="Per player: evenings, wins, net money", tag="players",
+                  responses={200: ("Records of every player, by name", "PlayerRecords")})
+def records(circle: Circle) -> Response:
+    return answer({"records": [record_dict(r) for r in circle_service.player_records(circle)]})
+
+
+@routes.operation("/evenings", "GET", summary="The history: every evening, newest first", tag="evenings",
+                  responses={200: ("Evening summaries (result and money once decided)", "EveningList")})
+def evenings(circle: Circle) -> Response:
+    return answer({"evenings": [summary_dict(s) for s in circle_service.history(circle)]})
+
+
+@routes.operation("/variants", "GET", summary="The variants and their default rule sets", tag="evenings",
+                  auth="none", responses={200: ("One default rule set per variant", "Variants")})
+def variants() -> Response:
+    out = []
+    for v in Variant:
+        rs = default_ruleset(v)
+        out.append({"variant": v.value, "players": rs.n_players, "sides": rs.n_sides, "hands": rs.n_hands,
+                    "ruleset": rs.to_dict()})
+    return answer({"variants": out})
+
+
+def ruleset_from(body: dict[str, Any]) -> RuleSet:
+    """The rule set of a start request: the variant's defaults adjusted by the options given."""
+    variant = Variant(body["variant"])
+    options: dict[str, Any] = body.get("options") or {}
+    defaults = default_ruleset(variant).stake
+    stake_in: dict[str, Any] = body.get("stake") or {}
+    try:
+        stake = Stake(
+            rappen=stake_in.get("rappen", defaults.rappen),
+            per_points=stake_in.get("per_points", defaults.per_points),
+            round_to=stake_in.get("round_to", defaults.round_to),
+        )
+        return default_ruleset(
+            variant,
+            suit_order=options.get("suit_order"),
+            extra_rows=options.get("extra_rows", ()),
+            barrel=options.get("barrel"),
+            undenufe_six11=bool(options.get("undenufe_six11", False)),
+            stake=stake,
+            deck=options.get("deck", "swiss"),
+            factors=options.get("factors") or None,
+        )
+    except KeyError as err:
+        raise ApiError("options_invalid", reason=f"no such row: {', '.join(map(str, err.args))}") from None
+    except ValueError as err:
+        raise ApiError("options_invalid", reason=str(err)) from None
+
+
+@routes.operation("/evenings", "POST", summary="Start an evening", tag="evenings", auth="write", body="EveningStart",
+                  description="Variant, options, players in seat order, first dealer and stake. A repeated "
+                              "`request_id` returns the evening it started (no second evening).",
+                  responses={201: ("The new evening (Location: its URL)", "Evening"),
+                             422: ("Players, dealer or options break a rule", "Error")},
+                  example=START_EXAMPLE)
+def start_evening(circle: Circle, body: dict[str, Any]) -> Response:
+    evening = svc.start_evening(circle, ruleset=ruleset_from(body), player_names=list(body["players"]),
+                                first_dealer=body["first_dealer"], request_id=body["request_id"])
+    response = evening_answer(evening, 201)
+    response.headers["Location"] = url_for("api.evening", evening_id=evening.public_id)
+    return response
