@@ -43,11 +43,13 @@ def register(app: Flask) -> None:
     from .circles import bp as circles_bp
     from .errors import csrf_error, not_found, forbidden
     from .home import bp as home_bp
+    from .images import bp as images_bp
     from .slate import bp as slate_bp
 
     app.register_blueprint(home_bp)
     app.register_blueprint(circles_bp)
     app.register_blueprint(slate_bp)
+    app.register_blueprint(images_bp)
     app.after_request(_headers)
     app.context_processor(_context)
     app.add_template_filter(labels.chf, "chf")

@@ -1,0 +1,7 @@
+"""Pillow pictures (the slate as a PNG). No Flask or SQLAlchemy here: the web layer
+builds a plain ``SlatePicture`` with every text already translated."""
+
+from .picture import Marks, PictureRow, SlatePicture
+from .slate_png import WIDTH, picture_height, render_image, render_slate
+
+__all__ = ["WIDTH", "Marks", "PictureRow", "SlatePicture", "picture_height", "render_image", "render_slate"]
