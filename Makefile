@@ -7,7 +7,7 @@ HOST ?= 0.0.0.0
 WORKERS ?= 2
 export FLASK_APP := scorekeeper.app
 
-.PHONY: run test install install-test translations db-upgrade bench clean
+.PHONY: run test install install-test translations translations-update db-upgrade bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -25,7 +25,17 @@ install: $(VENV)/.installed-run translations
 install-test: $(VENV)/.installed-test translations
 
 translations: | $(BIN)/python
-	@if [ -d scorekeeper/translations ]; then $(BIN)/pybabel compile -q -f -d scorekeeper/translations; fi
+	@if [ -d scorekeeper/translations ]; then $(BIN)/pybabel -q compile -f -d scorekeeper/translations; fi
+
+# Extract every marked message (Python and templates) into a throwaway template and
+# merge it into the catalogs; then translate what is new (tests/i18n fails until then).
+BABEL_KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k _l -k lazy_ngettext:1,2 -k N_
+translations-update: | $(VENV)/.installed-run
+	@pot=$$(mktemp --suffix=.pot) && trap 'rm -f "$$pot"' EXIT && \
+	$(BIN)/pybabel -q extract -F babel.cfg $(BABEL_KEYWORDS) --add-comments=TRANSLATORS: --no-wrap \
+		--project=scorekeeper -o "$$pot" . && \
+	$(BIN)/pybabel -q update -i "$$pot" -d scorekeeper/translations --no-wrap --ignore-obsolete
+	@$(MAKE) --no-print-directory translations
 
 db-upgrade: install
 	$(BIN)/flask db upgrade

@@ -71,6 +71,39 @@ def migrate_to(url: str, revision: str = "head", *, down: bool = False) -> None:
     dispose(app)
 
 
+# --- translations -----------------------------------------------------------------
+TRANSLATIONS_DIR = Path(__file__).resolve().parents[1] / "scorekeeper" / "translations"
+
+
+def compile_catalogs(folder: Path = TRANSLATIONS_DIR) -> list[Path]:
+    """Compile every catalog whose .mo is missing or older than its .po (as ``make translations``).
+
+    The .mo files are build output (gitignored); each is written to a private file and
+    renamed into place, so test runs in parallel never read half a file.
+    """
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    written: list[Path] = []
+    for po in sorted(folder.glob("*/LC_MESSAGES/*.po")):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as fh:
+            catalog = read_po(fh, locale=po.parent.parent.name)
+        tmp = mo.with_name(f".{mo.name}.{os.getpid()}.{secrets.token_hex(4)}")
+        with tmp.open("wb") as fh:
+            write_mo(fh, catalog, use_fuzzy=True)
+        os.replace(tmp, mo)
+        written.append(mo)
+    return written
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _translations_compiled() -> None:
+    compile_catalogs()
+
+
 # --- PostgreSQL -------------------------------------------------------------------
 def _libpq(url: str) -> str:
     """An SQLAlchemy URL as a libpq connection string for psycopg."""

@@ -30,8 +30,8 @@ def test_catalog_is_translated_with_the_same_placeholders() -> None:
 def test_rule_error_params_in_deck_style_and_language(app) -> None:  # type: ignore[no-untyped-def]
     err = RuleError("You do not hold %(card)s.", "card_not_held", card=Card.parse("HA"))
     with app.test_request_context("/", headers={"Cookie": "lang=de_CH"}):
-        assert translate_error(err, DeckStyle.SWISS) == "Du häsch Rose Ass nöd."
-        assert translate_error(err, DeckStyle.FRENCH) == "Du häsch Herz Ass nöd."
+        assert translate_error(err, DeckStyle.SWISS) == "Du hast Rose Ass nicht."
+        assert translate_error(err, DeckStyle.FRENCH) == "Du hast Herz Ass nicht."
     with app.test_request_context("/", headers={"Accept-Language": "en-GB,en;q=0.8"}):
         assert translate_error(err, DeckStyle.FRENCH) == "You do not hold ace of hearts."
         suit_err = RuleError("Play %(suit)s.", "x", suit=Suit.SPADES)
@@ -40,7 +40,7 @@ def test_rule_error_params_in_deck_style_and_language(app) -> None:  # type: ign
 
 def test_browser_language_is_used_without_a_cookie(client: FlaskClient) -> None:
     page = client.get("/", headers={"Accept-Language": "de-CH,de;q=0.9"}).text
-    assert "Neui Rundi" in page and 'lang="de-CH"' in page
+    assert "Neue Jassrunde" in page and 'lang="de-CH"' in page
     assert "New circle" in client.get("/", headers={"Accept-Language": "fr-CH,en;q=0.5"}).text
 
 
