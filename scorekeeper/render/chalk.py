@@ -22,8 +22,8 @@ Point = tuple[float, float]
 
 BOARD: Final[RGB] = (30, 44, 37)  # dark green-black slate
 SMUDGE: Final[RGB] = (50, 66, 57)  # wiped-off chalk dust
-FRAME: Final[RGB] = (122, 80, 44)  # wood
-FRAME_DARK: Final[RGB] = (84, 52, 27)
+WOOD: Final[RGB] = (122, 80, 44)  # wood
+WOOD_DARK: Final[RGB] = (84, 52, 27)
 WHITE: Final[RGB] = (238, 236, 226)  # chalk
 YELLOW: Final[RGB] = (242, 222, 140)  # yellow chalk for what decides the evening
 
@@ -202,9 +202,9 @@ class Chalkboard:
         d = ImageDraw.Draw(img)
         rng = self.rng
         for box in ([0, 0, w, f], [0, h - f, w, h], [0, 0, f, h], [w - f, 0, w, h]):
-            d.rectangle(box, fill=FRAME)
+            d.rectangle(box, fill=WOOD)
         for _ in range(40):
-            shade = tuple(c + rng.randint(-18, 12) for c in FRAME)
+            shade = tuple(c + rng.randint(-18, 12) for c in WOOD)
             o = rng.uniform(2, f - 3)
             if rng.random() < 0.5:
                 y = o if rng.random() < 0.5 else h - o
@@ -212,8 +212,8 @@ class Chalkboard:
             else:
                 x = o if rng.random() < 0.5 else w - o
                 d.line([(x, rng.uniform(0, h / 2)), (x + rng.uniform(-1, 1), rng.uniform(h / 2, h))], fill=shade, width=1)
-        d.rectangle([0, 0, w - 1, h - 1], outline=FRAME_DARK, width=2)
-        d.rectangle([f - 3, f - 3, w - f + 2, h - f + 2], outline=FRAME_DARK, width=3)
+        d.rectangle([0, 0, w - 1, h - 1], outline=WOOD_DARK, width=2)
+        d.rectangle([f - 3, f - 3, w - f + 2, h - f + 2], outline=WOOD_DARK, width=3)
 
     def finish(self) -> Image.Image:
         """The board with every chalk colour laid on it, grainy as chalk is."""
