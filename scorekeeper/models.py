@@ -223,3 +223,79 @@ class AppliedRequest(db.Model):
     version: Mapped[int]  # the evening's version after the request
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
+
+
+# --- the digital table (issue 4) ------------------------------------------------------
+class DigitalTable(db.Model):
+    """A table dealt by the app for an evening: seats on phones or computer players.
+
+    Its hands and their actions are append-only rows; the engine state is rebuilt by
+    replaying them. ``version`` is the change counter the seat pages poll.
+    """
+
+    __tablename__ = "digital_tables"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'closed')", name="status"),
+        CheckConstraint("version >= 0", name="version"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, default=new_public_id)
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id"), index=True)
+    status: Mapped[str] = mapped_column(String(8), default="open")
+    version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+    evening: Mapped[Evening] = relationship()
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == "open"
+
+    def __repr__(self) -> str:
+        return f"<DigitalTable {self.public_id} v{self.version} {self.status}>"
+
+
+class TableSeat(db.Model):
+    """A seat at a digital table: held by a phone (sha256 of its token) or a computer."""
+
+    __tablename__ = "table_seats"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("digital_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    computer: Mapped[bool] = mapped_column(default=False)
+    joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class TableHand(db.Model):
+    """One hand dealt at a digital table: the shuffled deck and what it was dealt for."""
+
+    __tablename__ = "table_hands"
+    __table_args__ = (UniqueConstraint("table_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("digital_tables.id"), index=True)
+    number: Mapped[int]  # 1, 2, 3... per table
+    dealer: Mapped[int]
+    deck: Mapped[list[int]] = mapped_column(JSON)  # the order of the 36 cards
+    open_rows: Mapped[list[list[str]]] = mapped_column(JSON)  # per side, when dealt
+    seich_used: Mapped[list[int]] = mapped_column(JSON)
+    slate_version: Mapped[int]  # the evening's version when dealt (the slate it belongs to)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class TableAction(db.Model):
+    """Append-only: every pass, announcement, Komisch block and card, in order."""
+
+    __tablename__ = "table_actions"
+    __table_args__ = (UniqueConstraint("hand_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("table_hands.id"))
+    seq: Mapped[int]  # 1, 2, 3... per hand
+    seat: Mapped[int]
+    action: Mapped[int]  # engine action id (engine.actions)
+    computer: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)

@@ -225,14 +225,19 @@ def record_hand(
     request_id: str,
     digital: bool = False,
     author: str | None = None,
+    also: Callable[[Session, Evening], None] | None = None,
 ) -> Evening:
     """Append a hand after the checks of RULES.md 7 (RuleError: nothing written).
 
     ``author``: who entered it, as the phone says (optional; there are no accounts).
+    ``also``: more writes in the same transaction, with the evening locked (the
+    digital table stores the hand's last action there); raising writes nothing.
     """
     who = _author(author)
 
     def change(s: Session, ev: Evening) -> bool:
+        if also is not None:
+            also(s, ev)
         rows = _entry_rows(s, ev.id)
         rs = ruleset_of(ev)
         verify_entry(rs, build_slate(rs, ev.first_dealer, rows), entry)

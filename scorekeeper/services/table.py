@@ -1,0 +1,317 @@
+"""The digital table: deal the evening's next hand, store every action, land the result.
+
+No game state lives in memory: a hand is its dealt deck plus its append-only action
+rows, and ``load`` rebuilds the engine state by replaying them (microseconds), so a
+restart, another worker or another host continues where the hand stood.
+
+Every change is one transaction with the table row locked; a change carries the
+``expected_seq`` (number of actions the phone saw): a stale one raises
+``StaleTable`` and writes nothing; an out-of-turn or illegal action raises the
+engine's ``IllegalAction``/``IllegalCard`` and writes nothing. The hand's last action
+is stored inside ``evenings.record_hand(digital=True)``'s transaction, so a finished
+hand and its slate entry exist together or not at all.
+
+Computer seats act server-side when it is their turn: at the end of the request that
+made it their turn, and on every poll (``run_computers``), whatever worker answers.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Collection
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ..engine import HandSetup, HandState, SeatView, build_view, shuffle_deck
+from ..engine.deal import RandomSource
+from ..game.errors import N_, RuleError
+from ..game.rulesets import RuleSet
+from ..models import DigitalTable, Evening, TableAction, TableHand, TableSeat, utcnow
+from . import evenings, tx
+from .errors import NotFound, StaleVersion
+from .table_computer import computer_action
+from .table_seats import lock_table, seat_rows
+
+MAX_COMPUTER_STEPS = 200  # more than any hand has actions
+
+
+class StaleTable(RuleError):
+    """Somebody acted first: the phone's picture of the table is out of date."""
+
+    code = "stale"
+
+    def __init__(self, current_seq: int) -> None:
+        super().__init__(N_("The table moved on in the meantime; nothing was changed. Look again."), "stale",
+                         current_seq=current_seq)
+        self.current_seq = current_seq
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A table as it stands: its current hand replayed (``state`` None before the first deal)."""
+
+    table: DigitalTable
+    ruleset: RuleSet
+    hand: TableHand | None
+    state: HandState | None
+    computers: frozenset[int]
+    joined: frozenset[int]
+
+    @property
+    def seq(self) -> int:
+        """Actions so far in the current hand (the ``expected_seq`` of the next one)."""
+        return 0 if self.state is None else len(self.state.history)
+
+    @property
+    def hand_over(self) -> bool:
+        return self.state is None or self.state.is_terminal()
+
+    def to_move(self) -> int | None:
+        return None if self.hand_over else self.state.current_player()  # type: ignore[union-attr]
+
+    def view(self, seat: int) -> SeatView | None:
+        """What ``seat`` may see: the engine's ``build_view``, the ONLY way a seat sees the hand."""
+        return None if self.state is None else build_view(self.state, seat)
+
+
+# --- reading -------------------------------------------------------------------------
+def get_table(public_id: str) -> DigitalTable:
+    t = tx.session().execute(
+        select(DigitalTable).where(DigitalTable.public_id == str(public_id)[:64])
+    ).scalar_one_or_none()
+    if t is None:
+        raise NotFound(N_("There is no such table."), "table_not_found")
+    return t
+
+
+def open_table_of(evening: Evening) -> DigitalTable | None:
+    """The evening's open digital table, if any."""
+    return tx.session().execute(
+        select(DigitalTable).where(DigitalTable.evening_id == evening.id, DigitalTable.status == "open")
+    ).scalars().first()
+
+
+def _current_hand(s: Session, table_id: int) -> TableHand | None:
+    return s.execute(
+        select(TableHand).where(TableHand.table_id == table_id).order_by(TableHand.number.desc()).limit(1)
+    ).scalar_one_or_none()
+
+
+def _actions(s: Session, hand_id: int) -> list[int]:
+    return list(s.execute(select(TableAction.action).where(TableAction.hand_id == hand_id).order_by(TableAction.seq)).scalars())
+
+
+def _setup(ruleset: RuleSet, hand: TableHand) -> HandSetup:
+    return HandSetup.build(ruleset, hand.dealer, hand.open_rows, hand.seich_used)
+
+
+def _replay(s: Session, ruleset: RuleSet, hand: TableHand | None) -> HandState | None:
+    if hand is None:
+        return None
+    return HandState.replay(_setup(ruleset, hand), hand.deck, _actions(s, hand.id))
+
+
+def _ruleset(s: Session, table: DigitalTable) -> RuleSet:
+    ev = s.get(Evening, table.evening_id)
+    assert ev is not None
+    return evenings.ruleset_of(ev)
+
+
+def _state(s: Session, table: DigitalTable) -> TableState:
+    rs = _ruleset(s, table)
+    hand = _current_hand(s, table.id)
+    rows = seat_rows(s, table.id)
+    return TableState(table, rs, hand, _replay(s, rs, hand), frozenset(r.seat for r in rows if r.computer),
+                      frozenset(r.seat for r in rows if r.joined_at is not None))
+
+
+def load(table: DigitalTable) -> TableState:
+    """The table now, rebuilt from the database."""
+    s = tx.session()
+    s.refresh(table)
+    return _state(s, table)
+
+
+# --- opening, dealing, closing -----------------------------------------------------------
+def _deal(s: Session, table: DigitalTable, evening: Evening, number: int, rng: RandomSource) -> TableHand:
+    slate = evenings.load_slate(evening)
+    if slate.complete:
+        raise RuleError(N_("Every row is filled: the evening is complete."), "evening_complete")
+    setup = HandSetup.from_slate(slate)
+    hand = TableHand(table_id=table.id, number=number, dealer=setup.dealer, deck=list(shuffle_deck(rng)),
+                     open_rows=[list(r) for r in setup.open_rows], seich_used=sorted(setup.seich_used),
+                     slate_version=evening.version)
+    s.add(hand)
+    return hand
+
+
+def _check_evening_open(evening: Evening) -> None:
+    if not evening.is_open:
+        raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
+
+
+def open_table(evening: Evening, *, computers: Collection[int] = (), rng: RandomSource | None = None) -> DigitalTable:
+    """A digital table for the evening's next hand (same players, dealer and open rows
+    as the slate), its first hand dealt. An open table of the evening is returned as it is."""
+    _check_evening_open(evening)
+    found = open_table_of(evening)
+    if found is not None:
+        return found
+    n = evenings.ruleset_of(evening).n_players
+    if any(not 0 <= c < n for c in computers):
+        raise RuleError(N_("There is no seat %(seat)s at this table."), "seat_unknown", seat=max(computers))
+    with tx.write() as s:
+        ev = s.execute(select(Evening).where(Evening.id == evening.id).with_for_update()).scalar_one()
+        again = s.execute(
+            select(DigitalTable).where(DigitalTable.evening_id == ev.id, DigitalTable.status == "open")
+        ).scalars().first()
+        if again is not None:  # a double tap on another worker
+            return again
+        table = DigitalTable(evening_id=ev.id, status="open", version=0)
+        s.add(table)
+        s.flush()
+        for seat in range(n):
+            s.add(TableSeat(table_id=table.id, seat=seat, computer=seat in computers))
+        _deal(s, table, ev, 1, rng or secrets.SystemRandom())
+    run_computers(table)
+    return table
+
+
+def deal_next(table: DigitalTable, *, rng: RandomSource | None = None) -> TableState:
+    """Deal the evening's next hand at this table (the current one must be over).
+
+    A repeated tap after the deal is harmless: while a hand is in play nothing is dealt.
+    """
+    with tx.write() as s:
+        t = lock_table(s, table.id)
+        if not t.is_open:
+            raise RuleError(N_("This table is closed."), "table_closed")
+        ev = s.get(Evening, t.evening_id)
+        assert ev is not None
+        _check_evening_open(ev)
+        current = _current_hand(s, t.id)
+        state = _replay(s, evenings.ruleset_of(ev), current)
+        if state is None or state.is_terminal():
+            _deal(s, t, ev, (current.number if current else 0) + 1, rng or secrets.SystemRandom())
+            t.version += 1
+    return run_computers(table)
+
+
+def close_table(table: DigitalTable) -> None:
+    """Back to real cards: the table closes (a hand in play is dropped; nothing reaches the slate)."""
+    with tx.write() as s:
+        t = lock_table(s, table.id)
+        if t.is_open:
+            t.status = "closed"
+            t.closed_at = utcnow()
+            t.version += 1
+
+
+# --- acting ------------------------------------------------------------------------------
+def _locked_state(s: Session, table_id: int) -> TableState:
+    t = lock_table(s, table_id)
+    if not t.is_open:
+        raise RuleError(N_("This table is closed."), "table_closed")
+    st = _state(s, t)
+    if st.state is None or st.hand is None:
+        raise RuleError(N_("No hand has been dealt at this table."), "no_hand")
+    return st
+
+
+def _append(s: Session, st: TableState, seat: int, action: int, expected_seq: int, computer: bool) -> HandState:
+    """Check and store one action inside a write transaction (the table row locked)."""
+    state, hand = st.state, st.hand
+    assert state is not None and hand is not None
+    if expected_seq != st.seq:
+        raise StaleTable(st.seq)
+    state.apply(action, seat)  # IllegalAction / IllegalCard: raised before anything is written
+    s.add(TableAction(hand_id=hand.id, seq=st.seq + 1, seat=seat, action=action, computer=computer))
+    st.table.version += 1
+    return state
+
+
+def _record(table: DigitalTable, seat: int, action: int, expected_seq: int, computer: bool, final: HandState) -> None:
+    """Store the hand's last action and write its result on the slate, in ONE transaction."""
+    evening = tx.session().get(Evening, table.evening_id)
+    assert evening is not None
+    entry = final.result().to_entry()
+
+    def also(s: Session, _ev: Evening) -> None:
+        _append(s, _locked_state(s, table.id), seat, action, expected_seq, computer)
+
+    hand = _current_hand(tx.session(), table.id)
+    assert hand is not None
+    request_id = f"table:{table.public_id}:{hand.number}"
+    for attempt in (1, 2):  # the slate may change (a correction elsewhere) between read and lock
+        try:
+            evenings.record_hand(evening, entry, expected_version=evening.version, request_id=request_id,
+                                 digital=True, also=also)
+            return
+        except StaleVersion:
+            if attempt == 2:
+                raise
+            tx.session().refresh(evening)
+
+
+def act(table: DigitalTable, seat: int, action: int, *, expected_seq: int, computer: bool = False) -> TableState:
+    """``seat`` takes ``action`` (an engine action id: a card, pass, an announcement, a
+    Komisch block). Then the computer seats play until it is a human's turn."""
+    s = tx.session()
+    s.refresh(table)
+    if not table.is_open:
+        raise RuleError(N_("This table is closed."), "table_closed")
+    st = _state(s, table)
+    if st.state is None:
+        raise RuleError(N_("No hand has been dealt at this table."), "no_hand")
+    if expected_seq != st.seq:
+        raise StaleTable(st.seq)
+    after = st.state.clone()
+    after.apply(action, seat)  # the engine's reason, nothing written
+    if after.is_terminal():
+        _record(table, seat, action, expected_seq, computer, after)
+    else:
+        with tx.write() as w:
+            _append(w, _locked_state(w, table.id), seat, action, expected_seq, computer)
+    if computer:
+        return load(table)
+    return run_computers(table)
+
+
+def run_computers(table: DigitalTable) -> TableState:
+    """Let computer seats play while it is their turn; returns the table as it then stands.
+
+    Their moves up to a human's turn are stored in one transaction; a hand's last
+    move goes through ``act`` (it lands on the slate). Two requests doing this at once
+    are safe: the one that loses the race gets ``StaleTable`` or finds a human's turn.
+    """
+    for _ in range(MAX_COMPUTER_STEPS):
+        st = load(table)
+        mover = st.to_move()
+        if not st.table.is_open or mover is None or mover not in st.computers:
+            return st
+        last: tuple[int, int, int] | None = None
+        with tx.write() as w:
+            locked = _locked_state(w, table.id)
+            while (mover := locked.to_move()) is not None and mover in locked.computers:
+                view = locked.view(mover)
+                assert view is not None and locked.state is not None
+                action = computer_action(view, locked.ruleset)
+                probe = locked.state.clone()
+                probe.apply(action, mover)
+                if probe.is_terminal():
+                    last = (mover, action, locked.seq)
+                    break
+                _append(w, locked, mover, action, locked.seq, True)
+        if last is not None:
+            try:
+                act(table, last[0], last[1], expected_seq=last[2], computer=True)
+            except StaleTable:
+                continue
+    return load(table)
+
+
+def hands_played(table: DigitalTable) -> int:
+    n = tx.session().execute(select(func.count()).select_from(TableHand).where(TableHand.table_id == table.id)).scalar()
+    return int(n or 0)

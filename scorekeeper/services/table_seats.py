@@ -1,0 +1,119 @@
+"""Seats of a digital table: secret seat tokens, handing a seat over, computer seats.
+
+A seat token is ``secrets.token_urlsafe(32)``; only its sha256 is stored (as the
+circle links, ``circles.hash_token``). A token is checked by hashing it, looking the
+hash up among the table's seats and comparing in constant time. A new token for a
+seat replaces the old hash: the phone that held the seat is shut out.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..game.errors import N_, RuleError
+from ..models import DigitalTable, TableSeat, utcnow
+from . import tx
+from .circles import TOKEN_BYTES, hash_token
+from .errors import Forbidden, NotFound
+
+TOKEN_MAX = 128
+
+
+def lock_table(s: Session, table_id: int) -> DigitalTable:
+    """The table row, locked for this write transaction (``FOR UPDATE``; SQLite: IMMEDIATE)."""
+    t = s.execute(
+        select(DigitalTable).where(DigitalTable.id == table_id).with_for_update().execution_options(populate_existing=True)
+    ).scalar_one_or_none()
+    if t is None:
+        raise NotFound(N_("There is no such table."), "table_not_found")
+    return t
+
+
+def seat_rows(s: Session, table_id: int) -> list[TableSeat]:
+    return list(s.execute(select(TableSeat).where(TableSeat.table_id == table_id).order_by(TableSeat.seat)).scalars())
+
+
+def _seat_row(s: Session, table_id: int, seat: int) -> TableSeat:
+    row = s.get(TableSeat, (table_id, seat))
+    if row is None:
+        raise RuleError(N_("There is no seat %(seat)s at this table."), "seat_unknown", seat=seat)
+    return row
+
+
+def seats(table: DigitalTable) -> list[TableSeat]:
+    """The table's seats in seat order."""
+    return seat_rows(tx.session(), table.id)
+
+
+def issue_seat_token(table: DigitalTable, seat: int) -> str:
+    """A new secret link token for ``seat`` (shown once). Whoever held the seat is shut
+    out; a computer seat becomes a human seat again."""
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    with tx.write() as s:
+        t = lock_table(s, table.id)
+        if not t.is_open:
+            raise RuleError(N_("This table is closed."), "table_closed")
+        row = _seat_row(s, t.id, seat)
+        row.token_hash = hash_token(token)
+        row.computer = False
+        row.joined_at = None
+        t.version += 1
+    return token
+
+
+def seat_of_token(table: DigitalTable, token: str | None) -> int:
+    """The seat a token holds at this table; raises Forbidden for an unknown or replaced token."""
+    if not token or len(token) > TOKEN_MAX:
+        raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
+    digest = hash_token(token)
+    row = tx.session().execute(
+        select(TableSeat).where(TableSeat.table_id == table.id, TableSeat.token_hash == digest)
+    ).scalar_one_or_none()
+    if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, digest):
+        raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
+    return row.seat
+
+
+def table_of_token(token: str | None) -> tuple[DigitalTable, int]:
+    """(table, seat) of a seat token, whatever the table; raises Forbidden."""
+    if not token or len(token) > TOKEN_MAX:
+        raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
+    digest = hash_token(token)
+    row = tx.session().execute(select(TableSeat).where(TableSeat.token_hash == digest)).scalar_one_or_none()
+    if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, digest):
+        raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
+    table = tx.session().get(DigitalTable, row.table_id)
+    assert table is not None
+    return table, row.seat
+
+
+def mark_joined(table: DigitalTable, seat: int) -> None:
+    """Note that a phone opened the seat (the table page shows who is there)."""
+    with tx.write() as s:
+        t = lock_table(s, table.id)
+        row = _seat_row(s, t.id, seat)
+        if row.joined_at is None:
+            row.joined_at = utcnow()
+            t.version += 1
+
+
+def set_computer(table: DigitalTable, seat: int) -> None:
+    """Give the seat to a computer player; any phone holding it is shut out."""
+    with tx.write() as s:
+        t = lock_table(s, table.id)
+        if not t.is_open:
+            raise RuleError(N_("This table is closed."), "table_closed")
+        row = _seat_row(s, t.id, seat)
+        if not row.computer:
+            row.computer = True
+            row.token_hash = None
+            row.joined_at = None
+            t.version += 1
+
+
+def computer_seats(table: DigitalTable) -> frozenset[int]:
+    return frozenset(r.seat for r in seats(table) if r.computer)
