@@ -102,6 +102,22 @@ def contract_label(contract: Contract, deck: DeckStyle | str) -> str:
     return base
 
 
+def contract_short(contract: Contract, deck: DeckStyle | str) -> str:
+    """A compact name for a slate cell: ``Rose``, ``Slalom ↓`` (Obenabe first), ``Misère Slalom ↑``."""
+    k = contract.kind
+    if k is Kind.SUIT and contract.suit is not None:
+        name = suit_label(contract.suit, deck)
+        return name[:1].upper() + name[1:]
+    arrow = {Mode.OBENABE: " ↓", Mode.UNDENUFE: " ↑"}.get(contract.start, "") if contract.start else ""
+    if k is Kind.MISERE and contract.misere_as is not None:
+        return f"{KIND_LABELS[k]} {KIND_LABELS[contract.misere_as]}{arrow}"
+    if k is Kind.RIESENSLALOM:
+        return f"{KIND_LABELS[k]} {contract.first}{arrow}"
+    if k is Kind.TUO and contract.suit is not None:
+        return f"{KIND_LABELS[k]} {suit_symbol(contract.suit)}"
+    return f"{KIND_LABELS[k]}{arrow}"
+
+
 def chf(rappen: int, signed: bool = False) -> str:
     """Rappen as ``CHF 12.35`` (``+CHF 12.35`` / ``−CHF 3.00`` when signed)."""
     sign = ""

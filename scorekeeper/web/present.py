@@ -14,7 +14,7 @@ from ..game.cards import DeckStyle
 from ..game.contracts import Contract, Kind
 from ..game.rulesets import BarrelRule, Row, RuleSet, Variant
 from ..scoring.slate import Slate
-from .labels import contract_label, row_label
+from .labels import contract_label, contract_short, row_label
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def barrel_rule_text(ruleset: RuleSet) -> str:
 def played_as_label(ruleset: RuleSet, row: Row, contract: Contract | None, deck: DeckStyle) -> str | None:
     if contract is None or not row.is_choice:
         return None
-    return contract_label(contract, deck)
+    return contract_short(contract, deck)
 
 
 def build_slate_view(ruleset: RuleSet, names: Sequence[str], slate: Slate, *, ended: bool = False) -> SlateView:

@@ -76,7 +76,7 @@ def test_german_messages(client: FlaskClient) -> None:
     page = client.get(ev).text
     assert 'lang="de-CH"' in page
     r = post_hand(client, ev, {**GOOD, "defender_points": "50"})
-    assert any("157" in m and "müend" in m for m in flashes(r.text)), flashes(r.text)
+    assert any("157" in m and "zusammen" in m for m in flashes(r.text)), flashes(r.text)
     assert "Rose" in r.text  # Swiss suits in German
 
 

@@ -102,7 +102,7 @@ def test_closed_row_is_refused(client: FlaskClient, three: str) -> None:
 def test_joker_records_what_it_was_played_as(client: FlaskClient, three: str) -> None:
     r = post_hand(client, three, {**GOOD, "row": "joker2", "played_as": "slalom:undenufe"})
     assert r.status_code == 302
-    assert "Slalom (Undenufe first)" in client.get(three).text
+    assert '<span class="as">Slalom ↑</span>' in client.get(three).text  # Undenufe first, compact in the cell
 
 
 def test_match_writes_257(client: FlaskClient, three: str) -> None:

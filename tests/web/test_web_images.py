@@ -1,0 +1,170 @@
+"""The slate as a picture through the app: ``GET /c/<token>/e/<id>/slate.png`` and the
+translated ``SlatePicture`` the web layer builds for it."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import random
+from typing import Iterator
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from PIL import Image
+
+from scorekeeper.game.contracts import all_contracts
+from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
+from scorekeeper.models import Evening
+from scorekeeper.render import WIDTH, Marks, SlatePicture, picture_height
+from scorekeeper.scoring import HandEntry, Payout, Result, Slate
+from scorekeeper.services import circles, evenings
+from scorekeeper.web.images import slate_picture
+from scorekeeper.web.labels import row_label
+
+NAMES = ["Anna", "Beat", "Cla", "Dora"]
+_ids = itertools.count(1)
+
+
+def _rid() -> str:
+    return f"img-{next(_ids)}"
+
+
+def _hands(ruleset: RuleSet, count: int | None, seed: int = 5) -> Iterator[HandEntry]:
+    """Plausible hands: a match (hand 3), a countermatch (hand 6), a tie in the first row."""
+    rng = random.Random(seed)
+    entries: list[HandEntry] = []
+    slate = Slate.build(ruleset, 0, entries)
+    first = ruleset.rows[0].key
+    while not slate.complete and (count is None or len(entries) < count):
+        n = len(entries)
+        open_sides = [s for s in range(ruleset.n_sides) if slate.open_rows(s)]
+        side = open_sides[n % len(open_sides)]
+        seat = ruleset.seats_of(side)[0]
+        key = first if first in slate.open_rows(side) else rng.choice(slate.open_rows(side))
+        row = ruleset.row(key)
+        contract = rng.choice([c for k in row.kinds for c in all_contracts(k) if row.allows(c)]) if row.is_choice else None
+        if n == 3:
+            entry = HandEntry(key, seat, contract, 157, 0, match=True)
+        elif n == 6:
+            entry = HandEntry(key, seat, contract, 0, 157, countermatch=True)
+        else:
+            points = 77 if key == first else rng.randint(20, 140)
+            entry = HandEntry(key, seat, contract, points, 157 - points)
+        entries.append(entry)
+        slate = Slate.build(ruleset, 0, entries)
+        yield entry
+
+
+def _evening(app: Flask, variant: Variant, count: int | None, *, cut: bool = True) -> tuple[str, str, str]:
+    """(write token, view token, evening id) of an evening with ``count`` hands (all when None)."""
+    with app.app_context():
+        rs = default_ruleset(variant)
+        circle, write, view = circles.create_circle("Donnschtig-Jass")
+        ev: Evening = evenings.start_evening(circle, ruleset=rs, player_names=NAMES[: rs.n_players], first_dealer=0,
+                                             request_id=_rid())
+        for entry in _hands(rs, count):
+            ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=_rid())
+        if cut and evenings.load_slate(ev).complete:
+            ev = evenings.draw_cuts(ev, expected_version=ev.version, request_id=_rid())
+        return write, view, ev.public_id
+
+
+def _png(client: FlaskClient, token: str, evening_id: str) -> Image.Image:
+    r = client.get(f"/c/{token}/e/{evening_id}/slate.png")
+    assert r.status_code == 200, r.text
+    assert r.mimetype == "image/png"
+    assert r.headers["Cache-Control"] == "private, max-age=0"
+    assert r.headers["Content-Disposition"].startswith('inline; filename="coiffeur-20')
+    assert r.headers["Content-Disposition"].endswith('.png"')
+    img = Image.open(io.BytesIO(r.data))
+    assert img.format == "PNG"
+    img.load()
+    return img
+
+
+def test_read_only_link_gets_the_finished_three_player_slate(app: Flask, client: FlaskClient) -> None:
+    _write, view, evening_id = _evening(app, Variant.THREE, None)
+    img = _png(client, view, evening_id)
+    assert img.mode == "RGB" and img.width == WIDTH
+    assert 1500 < img.height < 2400
+
+
+@pytest.mark.parametrize("variant", list(Variant), ids=[v.value for v in Variant])
+def test_every_variant_part_way_through(app: Flask, client: FlaskClient, variant: Variant) -> None:
+    write, _view, evening_id = _evening(app, variant, 7)
+    img = _png(client, write, evening_id)
+    assert img.width == WIDTH and img.height > 900
+
+
+def test_unknown_links_are_404(app: Flask, client: FlaskClient) -> None:
+    _write, view, evening_id = _evening(app, Variant.TEAMS, 2)
+    assert client.get(f"/c/not-a-token/e/{evening_id}/slate.png").status_code == 404
+    assert client.get(f"/c/{view}/e/no-such-evening/slate.png").status_code == 404
+    _w2, other_view, _e2 = _evening(app, Variant.TEAMS, 0)
+    assert client.get(f"/c/{other_view}/e/{evening_id}/slate.png").status_code == 404  # another circle's evening
+
+
+def test_the_result_links_to_the_picture(app: Flask, client: FlaskClient) -> None:
+    _write, view, evening_id = _evening(app, Variant.TEAMS, None)
+    page = client.get(f"/c/{view}/e/{evening_id}")
+    assert page.status_code == 200
+    assert f"/c/{view}/e/{evening_id}/slate.png" in page.text
+
+
+def _picture_of(app: Flask, variant: Variant, count: int | None, *, cut: bool = True,
+                lang: str = "en") -> tuple[SlatePicture, Slate, tuple[Result, Payout] | None, list[str]]:
+    _write, view, evening_id = _evening(app, variant, count, cut=cut)
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        circle, _ = circles.open_circle(view)
+        ev = evenings.get_evening(circle, evening_id)
+        rs = default_ruleset(variant)
+        slate = evenings.load_slate(ev)
+        cuts, _pending = evenings.cuts_and_pending(ev, slate)
+        res = evenings.result(ev)
+        pic = slate_picture(title=circle.name, date="29.11.2026", ruleset=rs, names=NAMES[: rs.n_players],
+                            slate=slate, res=res, cuts=cuts)
+        labels = [row_label(r, rs.deck) for r in rs.rows]
+        return pic, slate, res, labels
+
+
+def test_three_player_picture_carries_sticks_potatoes_and_money(app: Flask) -> None:
+    pic, slate, res, labels = _picture_of(app, Variant.THREE, None)
+    assert res is not None
+    result, pay = res
+    assert result.net is not None
+    assert [r.label for r in pic.rows] == labels
+    assert pic.columns == ("Anna", "Beat", "Cla")
+    assert pic.net == tuple(f"+{n}" if n > 0 else ("0" if n == 0 else f"−{-n}") for n in result.net)
+    for row, rr in zip(pic.rows, result.rows):
+        assert row.marks == tuple(Marks(s, p) for s, p in rr.marks)
+        assert row.factor == ""
+    first = pic.rows[0]
+    assert first.cells == ("77", "77", "77") and first.cut  # the three-way tie, cut by the app
+    for m, (sticks, potatoes), after in zip(pic.match, slate.match_marks, result.match_row):
+        assert (m.sticks + m.crossed, m.potatoes + m.crossed) == (sticks, potatoes)
+        assert (m.sticks, m.potatoes) == after
+    assert any(m.crossed for m in pic.match)  # the match and the countermatch cancel somewhere
+    assert pic.highlight == result.winners and pic.winner.startswith(("Winner", "Shared"))
+    assert len(pic.money) == 3 + max(1, len(pay.transfers))
+    assert pic.status == ""
+
+
+def test_team_picture_in_progress_and_in_swiss_german(app: Flask) -> None:
+    pic, slate, res, labels = _picture_of(app, Variant.TEAMS, 5, lang="de-CH")
+    assert res is None and pic.net == () and pic.match == () and pic.money == () and pic.winner == ""
+    assert pic.columns == ("Anna & Cla", "Beat & Dora")
+    assert [r.label for r in pic.rows] == labels
+    assert [r.factor for r in pic.rows] == [f"×{r.factor}" for r in default_ruleset(Variant.TEAMS).rows]
+    assert pic.totals == tuple(str(t) for t in slate.totals)
+    filled = sum(1 for r in pic.rows for c in r.cells if c)
+    assert filled == len(slate.cells) == 5
+    assert "5" in pic.status and "16" in pic.status
+    assert [r.group_end for r in pic.rows].count(True) == 2  # suits | Obenabe, Undenufe | jokers
+    assert picture_height(pic) > 1000
+
+
+def test_complete_slate_waiting_for_a_cut(app: Flask) -> None:
+    pic, slate, res, _labels = _picture_of(app, Variant.THREE, None, cut=False)
+    assert slate.complete and res is None
+    assert pic.status and pic.net == () and all(not r.marks for r in pic.rows)
