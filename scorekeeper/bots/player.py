@@ -1,0 +1,105 @@
+"""The computer players' single entry point: ``choose_action``.
+
+    action = choose_action(view, ruleset, "normal", rng=random.Random(), budget_ms=300)
+    state.apply(action, seat=view.seat)
+
+``view`` is the seat's ``SeatView`` (``HandState.observation(seat)``, the one
+function that builds what a seat may see); ``ruleset`` is the evening's rule
+set (public: rows, factors, options). Nothing else about the hand reaches a
+bot. The answer is one of ``view.legal_actions``: an engine action id (a card
+0..35, ``PASS`` 36, ``SEICH`` 37, a Komisch block 38..43, or an announcement
+``64 + 32 * row + contract``; see ``engine.actions``).
+
+Levels:
+- ``easy``: the rule-based player (microseconds).
+- ``normal``: determinized search with policy playouts, ``budget_ms`` per
+  decision (300 by default).
+- ``strong``: the same search with 900 ms and a stricter stopping rule.
+Budgets are capped at 1000 ms; a single legal card is played without thinking.
+``scores`` (optional): the slate's cells, ``{(row_key, side): value}``, read
+when choosing a row in the three-player game.
+"""
+
+from __future__ import annotations
+
+import random
+
+from scorekeeper.engine.actions import KOMISCH_OBENABE, KOMISCH_UNDENUFE, komisch_action
+from scorekeeper.engine.tables import mode_id
+from scorekeeper.engine.view import SeatView
+from scorekeeper.game.contracts import Mode
+from scorekeeper.game.rulesets import RuleSet
+
+from .bidding import Scores, best_block, choose_bid, search_bid
+from .knowledge import Knowledge, mask
+from .policy import choose_card
+from .search import clamp_budget, search_card
+
+LEVELS = ("easy", "normal", "strong")
+DEFAULT_BUDGET_MS = {"easy": 0.0, "normal": 300.0, "strong": 900.0}
+_Z = {"normal": 2.5, "strong": 3.0}
+
+
+def rule_based_card(view: SeatView, ruleset: RuleSet) -> int:
+    """The easy bot's card (``policy.choose_card`` on the seat's knowledge)."""
+    legal = mask(a for a in view.legal_actions if a < 36)
+    if legal & (legal - 1) == 0:
+        return legal.bit_length() - 1
+    k = Knowledge.from_view(view, ruleset)
+    assert view.trick_mode is not None
+    return choose_card(
+        k.hand,
+        legal,
+        k.trick,
+        k.leader,
+        k.seat,
+        mode_id(view.trick_mode),
+        k.unknown | k.hand,
+        k.teams,
+        k.points,
+        k.tricks_left == 1,
+        k.misere,
+        k.teams[k.declarer],
+    )
+
+
+def komisch_choice(view: SeatView) -> int:
+    """The Komisch block the seat's remaining cards like best."""
+    legal = view.legal_actions
+    open_modes = []
+    if any(a < KOMISCH_OBENABE for a in legal):
+        open_modes.append(Mode.TRUMP)
+    if KOMISCH_OBENABE in legal:
+        open_modes.append(Mode.OBENABE)
+    if KOMISCH_UNDENUFE in legal:
+        open_modes.append(Mode.UNDENUFE)
+    action = komisch_action(best_block(mask(view.hand), open_modes, view.n_players))
+    assert action in legal
+    return action
+
+
+def choose_action(
+    view: SeatView,
+    ruleset: RuleSet,
+    level: str = "normal",
+    rng: random.Random | None = None,
+    budget_ms: float | None = None,
+    scores: Scores | None = None,
+) -> int:
+    """The bot's action for the seat of ``view`` (which must be to move)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    if not view.legal_actions:
+        raise ValueError("it is not this seat's turn")
+    rng = rng or random.Random()
+    budget = clamp_budget(DEFAULT_BUDGET_MS[level] if budget_ms is None else budget_ms)
+    phase = view.phase
+    if phase == "bidding":
+        if level == "easy":
+            return choose_bid(view, ruleset, scores)
+        return search_bid(view, ruleset, rng, budget, scores)
+    if phase == "komisch":
+        return komisch_choice(view)
+    if level == "easy":
+        return rule_based_card(view, ruleset)
+    return search_card(view, ruleset, rng, budget, z=_Z[level])

@@ -1,0 +1,208 @@
+"""The rule-based card choice, on bitmasks: the easy bot's play and the default
+policy of the search bot's playouts.
+
+It looks only at public facts and the mover's own hand: the cards still out
+(``unplayed``, every card not yet played, the mover's included), the trick so
+far, the teams and the trick mode. Rules of thumb a Jass player follows:
+
+- Leading: the declaring team draws trumps while it holds the top trump; anyone
+  cashes a suit's master card (the highest still out); otherwise a low card.
+- Partner winning: smear points on the trick when it is safe (the partner's
+  card can no longer be beaten, or the mover is last); else play low.
+- Opponent winning: last to play, take a trick worth taking with the cheapest
+  winning card (a trump only when the trick is worth the trump); not last, win
+  only with a card nobody can beat; otherwise discard low (no trumps, no
+  master cards, few points).
+- Misère (``avoid``): every side dodges points: lead weak cards, duck under
+  the winning card, dump points on the other team's tricks.
+"""
+
+from __future__ import annotations
+
+from scorekeeper.engine.tables import CARDS9, N_MODES, STRENGTH, SUIT_MASK
+
+_C0, _C1, _C2, _C3 = CARDS9
+
+
+def cards(m: int) -> tuple[int, ...]:
+    return _C0[m & 511] + _C1[m >> 9 & 511] + _C2[m >> 18 & 511] + _C3[m >> 27]
+
+
+def _order(k: int, led_only: bool) -> tuple[int, ...]:
+    st = STRENGTH[k]
+    led = k & 3
+    cs = [c for c in range(36) if st[c] > 0 and (not led_only or c // 9 == led)]
+    return tuple(sorted(cs, key=lambda c: -st[c]))
+
+
+# ORDER[k]: cards that can win a trick of key k (mode * 4 + led suit), strongest first.
+ORDER: tuple[tuple[int, ...], ...] = tuple(_order(k, False) for k in range(N_MODES * 4))
+# SUIT_ORDER[k]: the led suit's cards only, strongest first.
+SUIT_ORDER: tuple[tuple[int, ...], ...] = tuple(_order(k, True) for k in range(N_MODES * 4))
+# Cost of spending a trump to win a trick led in another suit, by rank (6..A).
+_TRUMP_COST = (0, 1, 2, 16, 5, 20, 5, 5, 9)
+
+
+def top_strength(k: int, m: int) -> int:
+    """The highest strength, in a trick of key ``k``, of the cards in ``m`` (0 if none)."""
+    st = STRENGTH[k]
+    for c in ORDER[k]:
+        if m >> c & 1:
+            return st[c]
+    return 0
+
+
+def is_master(c: int, mid: int, unplayed: int) -> bool:
+    """``c`` is the highest card of its suit still out (under trick mode ``mid``)."""
+    for x in SUIT_ORDER[mid * 4 + c // 9]:
+        if unplayed >> x & 1:
+            return x == c
+    return False
+
+
+def choose_card(
+    hand: int,
+    legal: int,
+    trick: tuple[int, ...] | list[int],
+    leader: int,
+    seat: int,
+    mid: int,
+    unplayed: int,
+    teams: tuple[int, ...] | list[int],
+    points: tuple[int, ...] | list[int],
+    last_trick: bool,
+    avoid: bool,
+    declaring_team: int,
+) -> int:
+    """The card to play (see the module doc). ``legal`` must be non-empty."""
+    cs = cards(legal)
+    if len(cs) == 1:
+        return cs[0]
+    if not trick:
+        return _lead(hand, cs, mid, unplayed, avoid, teams[seat] == declaring_team, points)
+    n = len(teams)
+    led = trick[0] // 9
+    k = mid * 4 + led
+    st = STRENGTH[k]
+    best = -1
+    win = 0
+    tp = 5 if last_trick else 0
+    for i, c in enumerate(trick):
+        tp += points[c]
+        if st[c] > best:
+            best = st[c]
+            win = i
+    friend = teams[(leader + win) % n] == teams[seat]
+    last = len(trick) == n - 1
+    if avoid:
+        return _duck(cs, st, best, friend, last, mid, points)
+    out = unplayed & ~hand
+    if friend:
+        if last or best > top_strength(k, out):
+            return _smear(cs, mid, unplayed, points)
+        return _low(cs, mid, unplayed, points)
+    winners = [c for c in cs if st[c] > best]
+    if winners:
+        if last:
+            take = min(winners, key=lambda c: (_cost(c, mid, led), st[c]))
+            if tp >= _cost(take, mid, led) + 4 or (_cost(take, mid, led) == 0 and (tp > 0 or mid >= 4)):
+                return take
+        else:
+            top_out = top_strength(k, out)
+            sure = [c for c in winners if st[c] > top_out]
+            if sure:
+                take = min(sure, key=lambda c: (_cost(c, mid, led), st[c]))
+                if _cost(take, mid, led) == 0 or tp + points[take] >= _cost(take, mid, led) + 4:
+                    return take
+    return _low(cs, mid, unplayed, points)
+
+
+def _cost(c: int, mid: int, led: int) -> int:
+    """What winning with ``c`` gives away: a trump spent on another suit's trick."""
+    if mid < 4 and c // 9 == mid and led != mid:
+        return _TRUMP_COST[c % 9]
+    return 0
+
+
+def _own_strength(c: int, mid: int) -> int:
+    return STRENGTH[mid * 4 + c // 9][c]
+
+
+def _low(cs: tuple[int, ...], mid: int, unplayed: int, points: tuple[int, ...] | list[int]) -> int:
+    all_trump = mid < 4 and all(c // 9 == mid for c in cs)
+
+    def key(c: int) -> tuple[int, int]:
+        v = points[c]
+        if mid < 4 and c // 9 == mid and not all_trump:
+            v += 25
+        if is_master(c, mid, unplayed):
+            v += 15
+        return v, _own_strength(c, mid)
+
+    return min(cs, key=key)
+
+
+def _smear(cs: tuple[int, ...], mid: int, unplayed: int, points: tuple[int, ...] | list[int]) -> int:
+    def key(c: int) -> tuple[int, int]:
+        v = points[c]
+        if mid < 4 and c // 9 == mid:
+            v -= 40
+        elif is_master(c, mid, unplayed):
+            v -= 15
+        return v, -_own_strength(c, mid)
+
+    return max(cs, key=key)
+
+
+def _lead(
+    hand: int, cs: tuple[int, ...], mid: int, unplayed: int, avoid: bool, declaring: bool, points: tuple[int, ...] | list[int]
+) -> int:
+    out = unplayed & ~hand
+    if avoid:
+        # the weakest card: the most cards still out above it in its suit
+        def above(c: int) -> tuple[int, int]:
+            n_above = 0
+            for x in SUIT_ORDER[mid * 4 + c // 9]:
+                if x == c:
+                    break
+                if out >> x & 1:
+                    n_above += 1
+            return n_above, -points[c]
+
+        return max(cs, key=above)
+    if mid < 4:
+        tmask = SUIT_MASK[mid]
+        mine = hand & tmask
+        theirs = out & tmask
+        if declaring and mine and theirs:
+            top = SUIT_ORDER[mid * 4 + mid]
+            for x in top:
+                if unplayed >> x & 1:
+                    if hand >> x & 1:
+                        return x
+                    break
+            if mine.bit_count() > theirs.bit_count():
+                return min(cards(mine), key=lambda c: _own_strength(c, mid))
+    masters = [c for c in cs if is_master(c, mid, unplayed) and not (mid < 4 and c // 9 == mid)]
+    if masters:
+        return max(masters, key=lambda c: ((hand & SUIT_MASK[c // 9]).bit_count(), points[c]))
+    side = [c for c in cs if not (mid < 4 and c // 9 == mid)] or list(cs)
+
+    def key(c: int) -> tuple[int, int, int]:
+        length = (hand & SUIT_MASK[c // 9]).bit_count()
+        return points[c], -length, _own_strength(c, mid)
+
+    return min(side, key=key)
+
+
+def _duck(
+    cs: tuple[int, ...], st: tuple[int, ...], best: int, friend: bool, last: bool, mid: int, points: tuple[int, ...] | list[int]
+) -> int:
+    under = [c for c in cs if st[c] <= best]
+    if under:
+        if friend:
+            return min(under, key=lambda c: (points[c], -_own_strength(c, mid)))
+        return max(under, key=lambda c: (points[c], _own_strength(c, mid)))
+    if last:
+        return min(cs, key=lambda c: (points[c], -st[c]))
+    return min(cs, key=lambda c: (st[c], points[c]))

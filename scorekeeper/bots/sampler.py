@@ -1,0 +1,99 @@
+"""Determinization: deal the cards a seat cannot see to the other seats, at random,
+consistently with what it knows (``Knowledge``: hand sizes and proven voids).
+
+A weighted random greedy deal (most constrained card first, a seat drawn in
+proportion to the room it has left) almost always succeeds; when it gets stuck
+a capacity-respecting bipartite matching (augmenting paths) finds a consistent
+deal, which always exists since the real deal is one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from scorekeeper.engine.tables import card_ints
+
+from .knowledge import Knowledge
+
+_GREEDY_TRIES = 8
+
+
+def _greedy(cards: list[int], opts: dict[int, list[int]], room: dict[int, int], rng: random.Random) -> dict[int, int] | None:
+    room = dict(room)
+    out: dict[int, int] = {}
+    rnd = rng.random
+    for c in cards:
+        choices = [s for s in opts[c] if room[s] > 0]
+        if not choices:
+            return None
+        if len(choices) == 1:
+            s = choices[0]
+        else:
+            total = sum(room[x] for x in choices)
+            r = rnd() * total
+            s = choices[-1]
+            for x in choices:
+                r -= room[x]
+                if r < 0:
+                    s = x
+                    break
+        out[c] = s
+        room[s] -= 1
+    return out
+
+
+def _matching(cards: list[int], opts: dict[int, list[int]], room: dict[int, int], rng: random.Random) -> dict[int, int] | None:
+    """Cards to seats with capacities (Kuhn's augmenting paths over seat slots)."""
+    holder: dict[int, list[int]] = {s: [] for s in room}
+    owner: dict[int, int] = {}
+
+    def place(c: int, seen: set[int]) -> bool:
+        seats = list(opts[c])
+        rng.shuffle(seats)
+        for s in seats:
+            if len(holder[s]) < room[s]:
+                holder[s].append(c)
+                owner[c] = s
+                return True
+        for s in seats:
+            if s in seen:
+                continue
+            seen.add(s)
+            for other in list(holder[s]):
+                holder[s].remove(other)
+                if place(other, seen):
+                    holder[s].append(c)
+                    owner[c] = s
+                    return True
+                holder[s].append(other)
+        return False
+
+    for c in cards:
+        if not place(c, set()):
+            return None
+    return owner
+
+
+def sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
+    """Hands of every seat (masks): the seat's own, the others' drawn at random."""
+    others = [s for s in range(k.n) if s != k.seat]
+    room = {s: k.sizes[s] for s in others}
+    cards = list(card_ints(k.unknown))
+    opts = {c: [s for s in others if k.allowed[s] >> c & 1] for c in cards}
+    owner: dict[int, int] | None = None
+    for _ in range(_GREEDY_TRIES):
+        rng.shuffle(cards)
+        cards.sort(key=lambda c: len(opts[c]))
+        owner = _greedy(cards, opts, room, rng)
+        if owner is not None:
+            break
+    if owner is None:
+        owner = _matching(cards, opts, room, rng)
+    if owner is None:  # inconsistent knowledge cannot happen with a legal history; stay robust
+        owner = _matching(cards, {c: others for c in cards}, room, rng)
+        assert owner is not None
+    hands = [0] * k.n
+    hands[k.seat] = k.hand
+    for c, s in owner.items():
+        hands[s] |= 1 << c
+    return hands
