@@ -170,12 +170,12 @@ def _label(board: Chalkboard, row_label: str, factor: str, g: _Grid, y: float, h
                    anchor="rm", colour=YELLOW)
 
 
-def _marks(board: Chalkboard, marks: Marks, x0: float, x1: float, cy: float) -> None:
+def _marks(board: Chalkboard, marks: Marks, x0: float, x1: float, cy: float, scale: float = 1.0) -> None:
     """Sticks, then potatoes, then crossed pairs, side by side, squeezed to fit ``x0..x1``."""
     if marks.empty:
         return
-    step = min(MARK_W, (x1 - x0) / marks.count)
-    size = min(1.0, step / MARK_W + 0.25)
+    step = min(MARK_W * scale, (x1 - x0) / marks.count)
+    size = min(scale, step / MARK_W + 0.25)
     x = x0 + step / 2
     for _ in range(marks.sticks):
         board.stick(x, cy - 24 * size, 48 * size)
@@ -200,12 +200,12 @@ def _cell(board: Chalkboard, row: PictureRow, c: int, g: _Grid, y: float, h: flo
         f, shown = fit_font("bold", text, split - x - 12, 44, 22, font_dir)
         board.text((split - 10, mid), shown, f, anchor="rm")
         if marks is not None:
-            _marks(board, marks, split + 2, x + g.col_w - 6, mid)
+            _marks(board, marks, split + 2, x + g.col_w - 14, mid)
     else:
         f, shown = fit_font("bold", text, g.col_w - 16, 44, 22, font_dir)
         board.text((x + g.col_w / 2, mid), shown, f, anchor="mm")
     if note:
-        nf, note_shown = fit_font("regular", note, g.col_w - 12, 22, 14, font_dir)
+        nf, note_shown = fit_font("regular", note, g.col_w - 12, 25, 15, font_dir)
         board.text((x + g.col_w / 2, y + h - 14), note_shown, nf, anchor="ms")
 
 
@@ -240,7 +240,7 @@ def render_image(picture: SlatePicture, *, font_dir: Path = FONT_DIR) -> Image.I
     if picture.match:
         _label(board, picture.match_label, "", g, y, ROW_H, font_dir)
         for c, m in enumerate(picture.match):
-            _marks(board, m, g.col_x(c) + 12, g.col_x(c) + g.col_w - 10, y + ROW_H / 2)
+            _marks(board, m, g.col_x(c) + 14, g.col_x(c) + g.col_w - 14, y + ROW_H / 2, scale=1.2)
         y += ROW_H
         breaks.append((y, 2))
     breaks[-1] = (breaks[-1][0], 6)
