@@ -8,3 +8,9 @@
 - ``errors``: NotFound, StaleVersion (code ``stale``), Forbidden: RuleError subclasses.
 - ``tx``: the transaction discipline (SQLite BEGIN IMMEDIATE, PostgreSQL FOR UPDATE).
 """
+
+from ..models import AppliedRequest, CutRow, EntryRow
+from . import tx
+
+# The slate's log is append-only: refuse any delete or change of these rows at flush time.
+tx.guard_append_only(EntryRow, CutRow, AppliedRequest)

@@ -71,3 +71,21 @@ def write() -> Iterator[Session]:
             yield s
     finally:
         _IMMEDIATE.reset(token)
+
+
+def guard_append_only(*models: type) -> None:
+    """Refuse, at flush time, to delete or change a row of an append-only model.
+
+    Belt and braces for "nothing is ever deleted": the services only ever add such
+    rows; a bug that tried otherwise raises instead of silently rewriting history.
+    """
+    guarded = tuple(models)
+
+    @event.listens_for(Session, "before_flush")
+    def _refuse(session: Session, _context: Any, _instances: Any) -> None:
+        for obj in session.deleted:
+            if isinstance(obj, guarded):
+                raise RuntimeError(f"{type(obj).__name__} rows are append-only: refusing to delete {obj!r}")
+        for obj in session.dirty:
+            if isinstance(obj, guarded) and session.is_modified(obj, include_collections=False):
+                raise RuntimeError(f"{type(obj).__name__} rows are append-only: refusing to change {obj!r}")
