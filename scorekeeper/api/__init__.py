@@ -70,7 +70,8 @@ bp.register_error_handler(HTTPException, _http_error)
 def _routing_errors() -> Response | None:
     """Unknown paths and wrong methods under /api/v1 answer JSON (the pages keep their HTML)."""
     exc = request.routing_exception
-    if exc is None or isinstance(exc, RequestRedirect) or not request.path.startswith(PREFIX + "/"):
+    under_api = request.path == PREFIX or request.path.startswith(PREFIX + "/")
+    if exc is None or isinstance(exc, RequestRedirect) or not under_api:
         return None
     if isinstance(exc, HTTPException):
         return http_error_response(exc)

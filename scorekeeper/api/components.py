@@ -24,7 +24,7 @@ def ref(name: str) -> Schema:
 
 def obj(properties: dict[str, Schema], required: list[str] | None = None, *, strict: bool = True,
         description: str | None = None) -> Schema:
-    out: Schema = {"type": "object", "properties": properties, "required": list(required or properties)}
+    out: Schema = {"type": "object", "properties": properties, "required": list(properties) if required is None else list(required)}
     if strict:
         out["additionalProperties"] = False
     if description:
@@ -73,7 +73,8 @@ REQUESTS: dict[str, Schema] = {
     "StakeOptions": obj(
         {"rappen": INT, "per_points": INT, "round_to": {"type": "integer", "enum": [1, 5]}},
         [],
-        description="Rappen per stick (three players) or per `per_points` points of difference; amounts rounded to `round_to`.",
+        description="Rappen per stick (three players; `per_points` is ignored there) or per `per_points` points of "
+                    "difference; amounts rounded to `round_to`. Defaults: the variant's.",
     ),
     "EveningStart": obj(
         {

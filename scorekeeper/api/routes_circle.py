@@ -88,7 +88,8 @@ def ruleset_from(body: dict[str, Any]) -> RuleSet:
     try:
         stake = Stake(
             rappen=stake_in.get("rappen", defaults.rappen),
-            per_points=stake_in.get("per_points", defaults.per_points),
+            # three players: per stick (the pages do the same)
+            per_points=1 if variant is Variant.THREE else stake_in.get("per_points", defaults.per_points),
             round_to=stake_in.get("round_to", defaults.round_to),
         )
         return default_ruleset(

@@ -21,7 +21,7 @@ WRITE = {409: ("Stale `expected_version`: nothing written; the current version a
 HAND_EXAMPLE = {"expected_version": 0, "request_id": "4f7c0d0e-hand-1", "declarer_seat": 1, "row_key": "suit_C",
                 "played_as": None, "declarer_points": 100, "defender_points": 57, "match": False,
                 "countermatch": False}
-ACTION_EXAMPLE = {"expected_version": 0, "request_id": "4f7c0d0e-action-1"}
+ACTION_EXAMPLE = {"expected_version": 0}
 
 
 @routes.operation(E, "GET", summary="The evening: rule set, seats, slate, cuts, result and money", tag="evenings",
@@ -104,7 +104,7 @@ def corrections(circle: Circle, evening_id: str) -> Response:
 
 @routes.operation(E + "/undo", "POST", summary="Take back the last hand", tag="corrections", auth="write",
                   body="Action", responses={200: ("The evening without its last hand", "Evening"), **WRITE},
-                  query=(PATH_EVENING,), example=ACTION_EXAMPLE)
+                  query=(PATH_EVENING,), example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-undo-1"})
 def undo(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
     ev = svc.undo_last(ev, expected_version=body["expected_version"], request_id=body["request_id"],
@@ -136,7 +136,7 @@ def set_cut(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
 
 @routes.operation(E + "/cuts/draw", "POST", summary="Let the app cut every undecided tie", tag="cuts",
                   auth="write", body="Action", responses={200: ("The evening with the drawn cuts", "Evening"), **WRITE},
-                  query=(PATH_EVENING,), example=ACTION_EXAMPLE)
+                  query=(PATH_EVENING,), example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-draw-1"})
 def draw_cuts(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
     ev = svc.draw_cuts(ev, expected_version=body["expected_version"], request_id=body["request_id"])
@@ -147,7 +147,7 @@ def draw_cuts(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response
                   auth="write", body="EndInput",
                   description="Ties still without a cut are cut by a recorded random draw.",
                   responses={200: ("The ended evening with its result and money", "Evening"), **WRITE},
-                  query=(PATH_EVENING,), example={**ACTION_EXAMPLE, "request_id": "4f7c-end-1", "early": True})
+                  query=(PATH_EVENING,), example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-end-1", "early": True})
 def end(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
     ev = svc.end_evening(ev, early=bool(body.get("early", False)), expected_version=body["expected_version"],

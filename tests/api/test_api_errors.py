@@ -299,3 +299,28 @@ def test_nothing_answers_500(client: FlaskClient, table: tuple[Api, Api, dict[st
                 if resp.status_code >= 400:
                     error_of(resp, resp.status_code)
     assert count > 300
+
+
+def test_an_unexpected_failure_is_a_json_500(app: Any, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug (not bad input) still answers the JSON error shape, and nothing else leaks."""
+    from scorekeeper.services import circles as circle_service
+
+    api, _view = new_circle(client)
+
+    def broken(_circle: Any) -> list[Any]:
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(circle_service, "player_records", broken)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    resp = api.get("/players/records")
+    err = error_of(resp, 500, "internal")
+    assert "secret" not in resp.get_data(as_text=True)
+    assert err["params"] == {}
+
+
+def test_api_root_and_trailing_slash_answer_json(table: tuple[Api, Api, dict[str, Any]], client: FlaskClient) -> None:
+    api, _view, _ev = table
+    error_of(client.get(API), 404, "not_found")
+    error_of(api.get("/evenings/"), 404, "not_found")
+    page = client.get("/no-such-page")  # the pages keep their own (HTML) answers
+    assert page.status_code == 404 and not page.is_json
