@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -142,16 +143,37 @@ def _admin(url: str, sql: str) -> None:
         conn.execute(sql)
 
 
+STALE_AFTER_S = 6 * 3600  # a throwaway database this old belongs to a run that was killed
+
+
+def _drop_stale(url: str) -> None:
+    """Drop throwaway databases of killed runs: older than STALE_AFTER_S and unused."""
+    import psycopg
+
+    now = int(time.time())
+    with psycopg.connect(_libpq(url), connect_timeout=5, autocommit=True) as conn:
+        names = [r[0] for r in conn.execute(
+            "SELECT datname FROM pg_database WHERE datname LIKE 'sk\\_test\\_%' AND datname NOT IN "
+            "(SELECT datname FROM pg_stat_activity WHERE datname IS NOT NULL)"
+        )]
+        for name in names:
+            parts = name.split("_")  # sk_test_<unix time>_<random>
+            if len(parts) == 4 and parts[2].isdigit() and now - int(parts[2]) > STALE_AFTER_S:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
 @pytest.fixture(scope="session")
 def pg_databases() -> Iterator[Callable[[], str]]:
-    """A factory of fresh, empty throwaway PostgreSQL databases, dropped at the end."""
+    """A factory of fresh, empty throwaway PostgreSQL databases ``sk_test_<time>_<random>``,
+    dropped at the end (and, if a run was killed, by a later run)."""
     created: list[str] = []
     admin: list[str] = []
 
     def make() -> str:
         if not admin:
             admin.append(require_pg())
-        name = "sk_test_" + secrets.token_hex(6)
+            _drop_stale(admin[0])
+        name = f"sk_test_{int(time.time())}_{secrets.token_hex(4)}"
         _admin(admin[0], f'CREATE DATABASE "{name}"')
         created.append(name)
         return make_url(admin[0]).set(database=name).render_as_string(hide_password=False)
