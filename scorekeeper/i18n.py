@@ -17,7 +17,7 @@ from .game.contracts import Contract
 from .game.errors import RuleError
 from .extensions import normalize_language, select_locale  # noqa: F401  (one language rule)
 
-LANGUAGES: dict[str, str] = {"en": "English", "de_CH": "Schwiizerdütsch"}
+LANGUAGES: dict[str, str] = {"en": "English", "de_CH": "Deutsch"}
 DEFAULT_LANGUAGE = "en"
 LANG_COOKIE = "lang"  # read by extensions.language_from (the locale selector)
 
