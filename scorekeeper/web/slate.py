@@ -64,6 +64,7 @@ def _context(token: str, circle: Any, can_write: bool, evening: Evening) -> dict
         "result": result_view(ruleset, names, res, cuts) if res is not None else None,
         "log": [(item, describe(ruleset, names, item.previous), describe(ruleset, names, item.entry)) for item in log],
         "action_form": _action_form(evening),
+        "open_by_row": {r["key"]: r["open"] for r in row_options(ruleset, slate)},
         "png_url": _png_url(token, evening),
     }
 

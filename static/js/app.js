@@ -117,6 +117,39 @@
       if (counter.checked) { a.value = "0"; b.value = "157"; if (match) match.checked = false; }
     });
     syncRows(); syncSeich();
+
+    /* Untouched form + the slate changed on another phone: follow the fresh slate.
+       A form somebody is filling in keeps its version: the server answers with a conflict. */
+    var dirty = false;
+    form.addEventListener("input", function () { dirty = true; });
+    form.addEventListener("change", function () { dirty = true; });
+    document.body.addEventListener("htmx:afterSwap", function () {
+      var state = document.querySelector("#live .slate-state");
+      if (!state || dirty) return;
+      var data;
+      try { data = JSON.parse(state.textContent); } catch (e) { return; }
+      var version = form.querySelector("input[name=expected_version]");
+      if (version) version.value = String(data.version);
+      if (rowSel) Array.prototype.forEach.call(rowSel.options, function (o) {
+        if (o.value && data.open[o.value] !== undefined) o.dataset.open = data.open[o.value];
+      });
+      syncRows();
+    });
+
+    /* Tap an open cell: that row, a declarer of that column. */
+    document.addEventListener("click", function (ev) {
+      var td = ev.target.closest && ev.target.closest("td.open[data-row]");
+      if (!td || !rowSel) return;
+      var radio = form.querySelector("input[name=declarer][data-side='" + td.dataset.side + "']");
+      if (radio) { radio.checked = true; }
+      syncRows();
+      rowSel.value = td.dataset.row;
+      syncPlayedAs();
+      dirty = true;
+      var pts = form.querySelector("input[name=declarer_points]");
+      form.scrollIntoView({ behavior: "smooth", block: "start" });
+      if (pts) setTimeout(function () { pts.focus({ preventScroll: true }); }, 300);
+    });
   }
 
   function confirmForms(root) {

@@ -45,9 +45,38 @@ def test_second_phone_sees_new_hand_without_reload(live_server: str, phone: Any)
     # the defenders' pile was filled by the helper as 157 - 112
     two.wait_for_selector("#slate td.filled", timeout=10_000)
     assert two.locator("#slate td.filled").first.inner_text().startswith("112")
+    # phone two had not touched its form: it follows the fresh slate and records without a conflict
+    two.locator("#slate td.open[data-row=suit_C][data-side='2']").click()  # tap Cla's open acorns cell
+    assert two.input_value("select[name=row]") == "suit_C"
+    assert two.locator("input[name=declarer][value='2']").is_checked()
+    two.fill("input[name=declarer_points]", "40")
+    two.click("text=Write it on the slate")
+    two.wait_for_selector(".flash-success")
+    assert two.locator("#slate td.filled").count() == 2
+    one.wait_for_function("document.querySelectorAll('#slate td.filled').length === 2", timeout=10_000)
     SHOTS.mkdir(parents=True, exist_ok=True)
     one.screenshot(path=str(SHOTS / "slate-360.png"), full_page=True)
     two.screenshot(path=str(SHOTS / "slate-second-phone-360.png"), full_page=False)
+
+
+def test_a_phone_filling_in_its_form_gets_a_conflict_not_a_duplicate(live_server: str, phone: Any) -> None:
+    one = phone()
+    url = _new_evening(one, live_server, "Three players (sticks and potatoes)", ["Anna", "Beat", "Cla"])
+    two = phone()
+    two.goto(url)
+    two.locator(".record .choices label", has_text="Anna").click()  # phone two starts typing...
+    two.select_option("select[name=row]", label="Roses ×1")
+    _record(one, "Beat", "Roses ×1", "112")  # ...while phone one records
+    two.wait_for_selector("#slate td.filled", timeout=10_000)
+    two.fill("input[name=declarer_points]", "90")
+    two.click("text=Write it on the slate")
+    two.wait_for_selector(".flash-warning")
+    assert "Somebody else changed this slate" in two.locator(".flash-warning").inner_text()
+    assert two.input_value("input[name=declarer_points]") == "90"  # values kept
+    assert two.locator("#slate td.filled").count() == 1
+    two.click("text=Write it on the slate")  # seen the fresh slate: send again
+    two.wait_for_selector(".flash-success")
+    assert two.locator("#slate td.filled").count() == 2
 
 
 def test_correct_an_entry(live_server: str, phone: Any) -> None:
