@@ -34,7 +34,7 @@ translations-update: | $(VENV)/.installed-run
 	@pot=$$(mktemp --suffix=.pot) && trap 'rm -f "$$pot"' EXIT && \
 	$(BIN)/pybabel -q extract -F babel.cfg $(BABEL_KEYWORDS) --add-comments=TRANSLATORS: --no-wrap \
 		--project=scorekeeper -o "$$pot" . && \
-	$(BIN)/pybabel -q update -i "$$pot" -d scorekeeper/translations --no-wrap --ignore-obsolete
+	$(BIN)/pybabel -q update -i "$$pot" -d scorekeeper/translations --no-wrap --ignore-obsolete --no-fuzzy-matching
 	@$(MAKE) --no-print-directory translations
 
 db-upgrade: install
