@@ -56,7 +56,7 @@ def teams_of(ruleset: RuleSet, declarer: int | None) -> tuple[int, ...]:
     return tuple(0 if s == declarer else 1 for s in range(n))
 
 
-def _void_inference(mid: int, cards: tuple[int, ...], leader: int, n: int, allowed: list[int]) -> None:
+def infer_voids(mid: int, cards: tuple[int, ...], leader: int, n: int, allowed: list[int]) -> None:
     """Narrow ``allowed`` (per seat: cards it may still hold) by one trick's cards."""
     if not cards:
         return
@@ -116,11 +116,11 @@ class Knowledge:
         for t in view.tricks:
             cs = tuple(int(c) for c in t.cards)
             played |= mask(cs)
-            _void_inference(mode_id(t.mode), cs, t.leader, n, allowed)
+            infer_voids(mode_id(t.mode), cs, t.leader, n, allowed)
         trick = tuple(int(c) for c in view.trick)
         played |= mask(trick)
         if trick and view.trick_mode is not None:
-            _void_inference(mode_id(view.trick_mode), trick, view.leader, n, allowed)
+            infer_voids(mode_id(view.trick_mode), trick, view.leader, n, allowed)
         unknown = FULL & ~played & ~hand
         allowed = [a & unknown for a in allowed]
         allowed[view.seat] = hand

@@ -3,6 +3,10 @@
     action = choose_action(view, ruleset, "normal", rng=random.Random(), budget_ms=300)
     state.apply(action, seat=view.seat)
 
+The level defaults to ``easy`` (answers in microseconds, so callers that do not
+choose, tests of whole evenings say, stay fast); a table offers ``normal`` and
+``strong`` by passing the level.
+
 ``view`` is the seat's ``SeatView`` (``HandState.observation(seat)``, the one
 function that builds what a seat may see); ``ruleset`` is the evening's rule
 set (public: rows, factors, options). Nothing else about the hand reaches a
@@ -81,7 +85,7 @@ def komisch_choice(view: SeatView) -> int:
 def choose_action(
     view: SeatView,
     ruleset: RuleSet,
-    level: str = "normal",
+    level: str = "easy",
     rng: random.Random | None = None,
     budget_ms: float | None = None,
     scores: Scores | None = None,

@@ -52,9 +52,12 @@ def search_card(
     eps: float = EPSILON,
     min_samples: int = 1,
     z: float = 2.5,
+    max_samples: int | None = None,
 ) -> int:
     """The card (an action id 0..35) the search prefers. ``view`` must be the
-    seat's view with its turn to play."""
+    seat's view with its turn to play. It samples until ``budget_ms`` is spent
+    (at least ``min_samples`` deals), the choice is settled, or ``max_samples``
+    deals were played (then the answer depends on the seed alone)."""
     legal = [a for a in view.legal_actions if a < 36]
     if not legal:
         raise ValueError("no card to play in this view")
@@ -64,6 +67,7 @@ def search_card(
     deadline = t0 + clamp_budget(budget_ms) / 1000.0
     k = Knowledge.from_view(view, ruleset)
     seat = k.seat
+    cap = MAX_SAMPLES if max_samples is None else max_samples
     declaring_team = k.teams[k.declarer]
     won_p = k.won_points
     won_t = k.won_tricks
@@ -87,7 +91,7 @@ def search_card(
         samples += 1
         if samples >= min_samples and time.perf_counter() >= deadline:
             break
-        if samples >= MAX_SAMPLES or (samples >= CHECK_FROM and samples % CHECK_EVERY == 0 and settled(values, z)):
+        if samples >= cap or (samples >= CHECK_FROM and samples % CHECK_EVERY == 0 and settled(values, z)):
             break
     STATS.decisions += 1
     STATS.playouts += playouts

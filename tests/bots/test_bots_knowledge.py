@@ -1,0 +1,133 @@
+"""What a seat may infer: voids from failed follows (with the Jass exceptions), and
+consistent sampling of the unseen cards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from bots_helpers import SOAK, any_ruleset, contracts_for, deck_for, new_state
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.bots.knowledge import Knowledge, infer_voids, mask
+from scorekeeper.bots.sampler import sample_hands
+from scorekeeper.engine import HandSetup, HandState, announce_action
+from scorekeeper.engine.tables import FULL, SUIT_MASK
+from scorekeeper.game.cards import Card, Suit, parse_cards
+from scorekeeper.game.contracts import OBENABE, Contract, suit_contract
+
+RS4 = any_ruleset(4, teams=True)
+
+
+def rigged(hands: dict[int, str], contract: Contract, plays: str) -> HandState:
+    """Seat 0 declares (dealer 3) and the given cards are played in order."""
+    state = HandState(HandSetup(RS4, 3), deck_for(hands, 4, dealer=3))
+    state.apply(announce_action(RS4, "any", contract))
+    for c in parse_cards(plays):
+        state.apply(int(c))
+    return state
+
+
+def knowledge(state: HandState, seat: int) -> Knowledge:
+    return Knowledge.from_view(state.observation(seat), RS4)
+
+
+def test_no_trump_discard_proves_a_void() -> None:
+    hands = {
+        0: "CA C6 C9 CT D8 D9 S6 S7 H6",
+        1: "D6 D7 DT DJ DQ S8 S9 H7 H8",
+        2: "C7 CJ CQ DK DA ST SJ H9 HT",
+        3: "C8 CK SQ SK SA HJ HQ HK HA",
+    }
+    s = rigged(hands, OBENABE, "CA D6 C7 C8")
+    k = knowledge(s, 0)
+    assert k.allowed[1] & SUIT_MASK[Suit.CLUBS] == 0
+    assert k.allowed[2] & SUIT_MASK[Suit.CLUBS] != 0
+
+
+def test_trumping_in_proves_nothing_but_a_plain_discard_does() -> None:
+    # hearts trump; clubs led: seat 1 trumps in (may still hold clubs), seat 2 discards a diamond (void in clubs)
+    hands = {
+        0: "CA C6 C9 D8 D9 S6 S7 S8 H7",
+        1: "H6 C7 CT D6 D7 S9 ST H8 HQ",
+        2: "DT DJ DQ SJ SQ H9 HT HK HA",
+        3: "C8 CJ CQ CK DK DA SK SA HJ",
+    }
+    s = rigged(hands, suit_contract(Suit.HEARTS), "CA H6 DT C8")
+    k = knowledge(s, 0)
+    assert k.allowed[1] & SUIT_MASK[Suit.CLUBS] != 0
+    assert k.allowed[2] & SUIT_MASK[Suit.CLUBS] == 0
+
+
+def test_puur_exception_when_trumps_are_led() -> None:
+    # hearts trump led; seat 1 plays a spade: no hearts left but perhaps the jack (Puur)
+    hands = {
+        0: "H6 HA C6 C9 D8 D9 S6 S7 S8",
+        1: "HJ S9 ST C7 CT D6 D7 DQ DK",
+        2: "H7 H9 HT SJ SQ C8 CJ DT DJ",
+        3: "H8 HQ HK SK SA CQ CK CA DA",
+    }
+    s = rigged(hands, suit_contract(Suit.HEARTS), "H6 S9 H7 H8")
+    k = knowledge(s, 0)
+    hearts_in_play = k.unknown & SUIT_MASK[Suit.HEARTS]
+    assert k.allowed[1] & hearts_in_play == hearts_in_play & (1 << Card.HJ)
+    assert k.allowed[1] >> Card.HJ & 1
+
+
+def test_undertrumping_proves_a_hand_of_trumps() -> None:
+    # spades trump; clubs led; the nine of spades trumps in; the next seat plays the six of spades
+    allowed = [FULL] * 4
+    infer_voids(int(Suit.SPADES), tuple(int(c) for c in parse_cards("CA S9 S6")), 0, 4, allowed)
+    assert allowed[2] == SUIT_MASK[Suit.SPADES]
+    assert allowed[1] == FULL  # trumping in proves nothing
+
+
+@settings(max_examples=40 if SOAK else 8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), n=st.sampled_from([3, 4]), stop=st.integers(0, 35))
+def test_the_real_deal_is_always_consistent_and_samples_respect_knowledge(seed: int, n: int, stop: int) -> None:
+    rs = any_ruleset(n, teams=n == 4)
+    rng = random.Random(seed)
+    contract = rng.choice(contracts_for(n))
+    state = new_state(rs, seed)
+    state.apply(announce_action(rs, "any", contract))
+    while not state.is_terminal() and len(state.history) < stop:
+        state.apply(rng.choice(state.legal_actions()))
+    if state.phase.value != "playing":
+        return
+    seat = state.current_player()
+    k = Knowledge.from_view(state.observation(seat), rs)
+    for s in range(n):
+        assert state.hands[s] & ~k.allowed[s] == 0, "the knowledge excludes a card the seat really holds"
+    for _ in range(5):
+        hands = sample_hands(k, rng)
+        assert hands[seat] == state.hands[seat]
+        assert [h.bit_count() for h in hands] == [h.bit_count() for h in state.hands]
+        union = 0
+        for s, h in enumerate(hands):
+            assert h & ~k.allowed[s] == 0
+            assert union & h == 0
+            union |= h
+        assert union == k.unknown | k.hand
+
+
+def test_sampler_finds_the_only_consistent_deal() -> None:
+    # seat 1 is void in clubs and diamonds, seat 2 in spades and hearts, seat 3 holds nothing yet unknown
+    k = Knowledge(
+        seat=0, n=3, n_tricks=12, hand=mask([0]), unknown=mask(range(9, 13)) | mask(range(27, 31)),
+        sizes=(1, 4, 4), allowed=(mask([0]), mask(range(27, 31)), mask(range(9, 13))), leader=0, trick=(),
+        known_modes=(4,), open_blocks=(), points=(0,) * 36, teams=(0, 1, 1), won_points=(0, 0, 0),
+        won_tricks=(0, 0, 0), declarer=0, misere=False,
+    )
+    for seed in range(20):
+        hands = sample_hands(k, random.Random(seed))
+        assert hands == [mask([0]), mask(range(27, 31)), mask(range(9, 13))]
+
+
+@pytest.mark.parametrize("contract", [suit_contract(Suit.SPADES), OBENABE])
+def test_own_hand_and_played_cards_are_never_unknown(contract: Contract) -> None:
+    s = rigged({}, contract, "")
+    s.apply(s.legal_actions()[0])
+    k = knowledge(s, 1)
+    assert k.unknown & k.hand == 0
+    assert k.unknown >> int(s.tricks[0].cards[0]) & 1 == 0 if s.tricks else k.unknown >> s.history[-1] & 1 == 0
