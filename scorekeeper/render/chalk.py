@@ -225,3 +225,27 @@ class Chalkboard:
             img.paste(Image.new("RGB", img.size, colour), (0, 0), ImageChops.multiply(soft, grain))
         self._frame(img)
         return img
+
+
+def _ramp(a: RGB, b: RGB, n: int) -> list[RGB]:
+    return [(round(a[0] + (b[0] - a[0]) * k / (n - 1)), round(a[1] + (b[1] - a[1]) * k / (n - 1)),
+             round(a[2] + (b[2] - a[2]) * k / (n - 1))) for k in range(n)]
+
+
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """128 colours for a slate: board shades, chalk and yellow chalk on the board, wood."""
+    dark: RGB = (round(BOARD[0] * 0.9), round(BOARD[1] * 0.9), round(BOARD[2] * 0.9))
+    light_wood: RGB = (min(255, WOOD[0] + 14), min(255, WOOD[1] + 14), min(255, WOOD[2] + 14))
+    colours = (_ramp(dark, SMUDGE, 16) + _ramp(BOARD, WHITE, 48) + _ramp(BOARD, YELLOW, 32)
+               + _ramp(WOOD_DARK, light_wood, 24) + _ramp(SMUDGE, WHITE, 8))
+    flat = [v for c in colours for v in c]
+    img = Image.new("P", (1, 1))
+    img.putpalette(flat + [0] * (768 - len(flat)))
+    return img
+
+
+def to_palette(img: Image.Image) -> Image.Image:
+    """The picture in the slate's 128 colours, each pixel its nearest (no dithering): a PNG
+    about a quarter of the RGB one, encoded several times faster, indistinguishable on a phone."""
+    return img.quantize(palette=palette(), dither=Image.Dither.NONE)

@@ -17,7 +17,7 @@ from typing import Final
 
 from PIL import Image
 
-from .chalk import FONT_DIR, WHITE, YELLOW, Chalkboard, Font, fit_font, font, text_width
+from .chalk import FONT_DIR, WHITE, YELLOW, Chalkboard, Font, fit_font, font, text_width, to_palette
 from .picture import Marks, PictureRow, SlatePicture
 
 WIDTH: Final = 1080
@@ -271,9 +271,12 @@ def render_image(picture: SlatePicture, *, font_dir: Path = FONT_DIR) -> Image.I
 
 
 def render_slate(picture: SlatePicture, *, font_dir: Path = FONT_DIR) -> bytes:
-    """The slate as PNG bytes, 1080 pixels wide; the same picture gives the same bytes."""
+    """The slate as PNG bytes, 1080 pixels wide; the same picture gives the same bytes.
+
+    Stored with the slate's palette (``chalk.to_palette``): ~350 KB instead of ~1.3 MB.
+    """
     out = io.BytesIO()
-    render_image(picture, font_dir=font_dir).save(out, format="PNG", optimize=False, compress_level=6)
+    to_palette(render_image(picture, font_dir=font_dir)).save(out, format="PNG", optimize=False, compress_level=6)
     return out.getvalue()
 
 

@@ -4,7 +4,12 @@ the same picture always gives the same bytes."""
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
+import os
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,10 +27,12 @@ STATES = ("empty", "partial", "complete")
 
 
 def _open(png: bytes) -> Image.Image:
+    """The PNG as RGB, after checking it is a palette PNG (chalk needs few colours)."""
     img = Image.open(io.BytesIO(png))
     assert img.format == "PNG"
     img.load()
-    return img
+    assert img.mode == "P" and len(img.getcolors(256) or ()) <= 128
+    return img.convert("RGB")
 
 
 def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tol: int) -> bool:
@@ -54,8 +61,9 @@ def _slate_picture(variant: Variant, state: str) -> SlatePicture:
 @pytest.mark.parametrize("variant", list(Variant), ids=[v.value for v in Variant])
 def test_every_variant_and_state_renders(variant: Variant, state: str) -> None:
     pic = _slate_picture(variant, state)
-    img = _open(render_slate(pic))
-    assert img.mode == "RGB"
+    png = render_slate(pic)
+    assert len(png) < 600_000
+    img = _open(png)
     assert img.size == (WIDTH, picture_height(pic))
     assert 900 <= img.height <= 2400
     inside = img.getpixel((FRAME + 6, FRAME + 6))
@@ -168,3 +176,26 @@ def test_marks_are_counts() -> None:
     with pytest.raises(ValueError):
         Marks(-1, 0)
     assert Marks(1, 2, 1).count == 4 and Marks().empty
+
+
+def test_render_imports_no_web_framework() -> None:
+    code = (
+        "import json, sys, scorekeeper.render, scorekeeper.render.chalk, scorekeeper.render.slate_png\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    bad = [m for m in json.loads(out) if m.split(".")[0] in ("flask", "sqlalchemy", "wtforms", "werkzeug", "flask_babel")]
+    assert bad == []
+
+
+def test_the_bytes_do_not_depend_on_the_process() -> None:
+    """The wobble is seeded from the picture itself, not from hash() or the clock."""
+    pic = _marks_picture((Marks(1, 0), Marks(), Marks(0, 1)), (Marks(2, 0), Marks(0, 1, 1), Marks(0, 1)))
+    code = (
+        "import hashlib, sys\n"
+        "from scorekeeper.render import Marks, PictureRow, SlatePicture, render_slate\n"
+        f"print(hashlib.sha256(render_slate({pic!r})).hexdigest())\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert out.strip() == hashlib.sha256(render_slate(pic)).hexdigest()

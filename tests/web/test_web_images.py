@@ -78,15 +78,15 @@ def _png(client: FlaskClient, token: str, evening_id: str) -> Image.Image:
     assert r.headers["Content-Disposition"].startswith('inline; filename="coiffeur-20')
     assert r.headers["Content-Disposition"].endswith('.png"')
     img = Image.open(io.BytesIO(r.data))
-    assert img.format == "PNG"
+    assert img.format == "PNG" and img.mode == "P"
     img.load()
-    return img
+    return img.convert("RGB")
 
 
 def test_read_only_link_gets_the_finished_three_player_slate(app: Flask, client: FlaskClient) -> None:
     _write, view, evening_id = _evening(app, Variant.THREE, None)
     img = _png(client, view, evening_id)
-    assert img.mode == "RGB" and img.width == WIDTH
+    assert img.width == WIDTH and img.getpixel((40, 40))[1] < 80  # the dark slate inside the frame
     assert 1500 < img.height < 2400
 
 
@@ -168,3 +168,20 @@ def test_complete_slate_waiting_for_a_cut(app: Flask) -> None:
     pic, slate, res, _labels = _picture_of(app, Variant.THREE, None, cut=False)
     assert slate.complete and res is None
     assert pic.status and pic.net == () and all(not r.marks for r in pic.rows)
+
+
+def test_an_evening_ended_early_shows_its_standing(app: Flask, client: FlaskClient) -> None:
+    write, view, evening_id = _evening(app, Variant.THREE, 12)
+    with app.app_context():
+        circle, _ = circles.open_circle(write)
+        ev = evenings.get_evening(circle, evening_id)
+        evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=_rid(), rng=random.Random(1))
+    with app.test_request_context():
+        ev = evenings.get_evening(circles.open_circle(view)[0], evening_id)
+        slate = evenings.load_slate(ev)
+        res = evenings.result(ev)
+        assert res is not None
+        pic = slate_picture(title="x", date="y", ruleset=default_ruleset(Variant.THREE), names=NAMES[:3], slate=slate,
+                            res=res, ended_early=ev.ended_early)
+    assert pic.status == "ended early" and pic.net and pic.winner
+    assert _png(client, view, evening_id).height == picture_height(pic)  # the route draws the same standing
