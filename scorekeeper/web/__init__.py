@@ -45,10 +45,12 @@ def register(app: Flask) -> None:
     from .home import bp as home_bp
     from .images import bp as images_bp
     from .slate import bp as slate_bp
+    from .table import bp as table_bp
 
     app.register_blueprint(home_bp)
     app.register_blueprint(circles_bp)
     app.register_blueprint(slate_bp)
+    app.register_blueprint(table_bp)  # the digital table (issue 4)
     app.register_blueprint(images_bp)
     app.after_request(_headers)
     app.context_processor(_context)

@@ -1,0 +1,139 @@
+"""The table pages through the test client, CSRF on: open from the slate, links and QR,
+the seat cookie, a hand played from the phones, refusals explained, polling, headers."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.game.rulesets import Variant
+from scorekeeper.services import evenings
+from scorekeeper.services import table as tables
+
+from .web_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, csrf, start_evening
+
+
+@pytest.fixture
+def app_config() -> dict[str, Any]:
+    return {"WTF_CSRF_ENABLED": True}
+
+
+def open_table(client: FlaskClient, write: str, evening_id: str, computers: tuple[int, ...] = ()) -> list[str]:
+    """Deal digitally from the slate page; returns the seat links shown for the human seats."""
+    slate = client.get(f"/c/{write}/e/{evening_id}")
+    assert slate.status_code == 200
+    page = slate.get_data(as_text=True)
+    assert f"/c/{write}/e/{evening_id}/table/open" in page
+    r = client.post(f"/c/{write}/e/{evening_id}/table/open", data={"csrf_token": csrf(page), "computer": [str(c) for c in computers]})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/table")
+    manage = client.get(f"/c/{write}/e/{evening_id}/table")
+    assert manage.status_code == 200 and manage.headers["Cache-Control"] == "no-store"
+    html = manage.get_data(as_text=True)
+    r = client.post(f"/c/{write}/e/{evening_id}/table/links", data={"csrf_token": csrf(html)})
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
+    links_html = r.get_data(as_text=True)
+    assert links_html.count("<svg") == links_html.count('class="qr"')  # one inline SVG QR code per link
+    return re.findall(r'value="(http[^"]+/s/[^"]+)"', links_html)
+
+
+def join(app: Flask, link: str) -> Phone:
+    client = app.test_client()
+    path = link.split("://", 1)[1].split("/", 1)[1]
+    r = client.get("/" + path)
+    assert r.status_code == 302
+    cookie = r.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    location = r.headers["Location"]
+    assert "/s/" not in location and path.rsplit("/", 1)[1] not in location  # the token-free address
+    phone = Phone(client, location)
+    phone.open()
+    return phone
+
+
+def test_a_hand_from_the_slate_to_the_slate(app: Flask) -> None:
+    write, evening_id = start_evening(app, Variant.THREE)
+    admin = app.test_client()
+    links = open_table(admin, write, evening_id, computers=(2,))
+    assert len(links) == 2
+    phones = [join(app, link) for link in links]
+    rng = random.Random(3)
+    refused = 0
+    for _ in range(200):
+        htmls = [p.open() for p in phones]
+        if "data-result" in htmls[0]:
+            break
+        mover = next((i for i, h in enumerate(htmls) if "Your turn." in h), None)
+        assert mover is not None
+        phone, html = phones[mover], htmls[mover]
+        choices = CHOICE.findall(html)
+        if choices:
+            status, body = phone.post("/act", action=rng.choice(choices), seq=re.search(r'name="seq" value="(\d+)"', html).group(1))  # type: ignore[union-attr]
+            assert status == 200, body
+            continue
+        legal = LEGAL_CARD.findall(html)
+        illegal = [c for c in ANY_CARD.findall(html) if c not in legal]
+        seq = re.search(r'name="seq" value="(\d+)"', html).group(1)  # type: ignore[union-attr]
+        if illegal and refused < 3:  # tapping an illegal card explains why, and changes nothing
+            status, body = phone.post("/act", action=illegal[0], seq=seq)
+            assert status == 422 and "data-error" in body
+            refused += 1
+        other = phones[1 - mover]
+        status, _body = other.post("/act", action=legal[0], seq=seq)
+        assert status == 422  # out of turn (and not her card)
+        status, body = phone.post("/act", action=rng.choice(legal), seq=seq)
+        assert status == 200, body
+        status, body = phone.post("/act", action=legal[0], seq=seq)
+        assert status == 409  # a stale tap
+    else:
+        pytest.fail("the hand did not end")
+    with app.app_context():
+        ev = next(e for e in evenings.Evening.query.all() if e.public_id == evening_id)
+        assert len(evenings.load_slate(ev).entries) == 1
+    slate = admin.get(f"/c/{write}/e/{evening_id}").get_data(as_text=True)
+    assert "Deal digitally" in slate
+
+
+def test_seat_cookie_handover_and_poll(app: Flask) -> None:
+    write, evening_id = start_evening(app, Variant.TEAMS)
+    admin = app.test_client()
+    links = open_table(admin, write, evening_id)
+    phone = join(app, links[1])
+    r = phone.client.get(phone.seat_url)
+    assert r.headers["Cache-Control"] == "no-store"
+    version = re.search(r'data-version="(\d+)"', r.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    assert phone.client.get(phone.seat_url + f"/poll?v={version}").status_code == 204
+    assert phone.client.get(phone.seat_url + "/poll?v=999").status_code == 200
+    # a stranger without the cookie sees nothing
+    assert app.test_client().get(phone.seat_url).status_code == 403
+    # hand the seat to another phone: the old one is shut out
+    manage = admin.get(f"/c/{write}/e/{evening_id}/table").get_data(as_text=True)
+    r = admin.post(f"/c/{write}/e/{evening_id}/table/links", data={"csrf_token": csrf(manage), "seat": 1})
+    new_link = re.findall(r'value="(http[^"]+/s/[^"]+)"', r.get_data(as_text=True))
+    assert len(new_link) == 1
+    assert phone.client.get(phone.seat_url).status_code == 403
+    assert app.test_client().get("/" + links[1].split("/", 3)[3]).status_code == 403  # the old link too
+    newphone = join(app, new_link[0])
+    assert "Beat" in newphone.html
+    # give seat 1 to the computer: it plays its turn at once (seat 1 is forehand)
+    r = admin.post(f"/c/{write}/e/{evening_id}/table/computer", data={"csrf_token": csrf(manage), "seat": 1})
+    assert r.status_code == 302
+    assert newphone.client.get(newphone.seat_url).status_code == 403
+    with app.app_context():
+        st = tables.load(tables.get_table(newphone.seat_url.rsplit("/", 1)[1]))
+        assert st.seq >= 1
+
+
+def test_back_to_real_cards(app: Flask) -> None:
+    write, evening_id = start_evening(app, Variant.THREE)
+    admin = app.test_client()
+    links = open_table(admin, write, evening_id)
+    phone = join(app, links[0])
+    status, body = phone.post("/close")
+    assert status == 200 and "closed" in body
+    slate = admin.get(f"/c/{write}/e/{evening_id}")
+    assert slate.status_code == 200
