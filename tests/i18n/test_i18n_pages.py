@@ -11,9 +11,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from i18n_support import load_catalog
+from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.i18n import LANGUAGES
 from scorekeeper.scoring.entries import HandEntry
+from scorekeeper.scoring.slate import Slate
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import evenings as evening_service
 
@@ -36,6 +38,20 @@ def make_evening(app: Flask, deck: str = "swiss", hands: list[HandEntry] = ()) -
         for i, entry in enumerate(hands):
             ev = evening_service.record_hand(ev, entry, expected_version=ev.version, request_id=f"hand-{i}")
         return write, view, ev.public_id
+
+
+def whole_evening() -> list[HandEntry]:
+    """Thirty valid hands of a three-player evening, no ties: seat 1 always makes 60, seat 2 70, seat 0 80."""
+    ruleset = default_ruleset(Variant.THREE)
+    hands: list[HandEntry] = []
+    for i in range(ruleset.n_hands):
+        slate = Slate.build(ruleset, 0, hands)
+        seat = slate.eligible_seats()[0]
+        row = ruleset.row(slate.open_rows(ruleset.side_of(seat))[0])
+        contract = next(c for k in row.kinds for c in all_contracts(k) if row.allows(c)) if row.is_choice else None
+        points = 60 + 10 * ((seat + 2) % 3)
+        hands.append(HandEntry(row.key, seat, contract, points, 157 - points))
+    return hands
 
 
 class _Visible(HTMLParser):
@@ -141,6 +157,11 @@ def test_no_english_left_on_german_pages(app: Flask, client: FlaskClient) -> Non
     write, view, ev = make_evening(app, hands=[HandEntry("suit_H", 1, None, 100, 57), HandEntry("suit_C", 2, None, 80, 77)])
     pages = ["/", f"/c/{write}", f"/c/{write}/start?variant=three", f"/c/{write}/start?variant=teams",
              f"/c/{write}/e/{ev}", f"/c/{write}/e/{ev}/entries/1", f"/c/{view}/e/{ev}", "/no/such/page"]
+    done_write, _done_view, done = make_evening(app, hands=whole_evening())
+    result = client.get(f"/c/{done_write}/e/{done}", headers=DE).text
+    for text in ("Resultat", "Sieger: Anna", "Striche netto", "| = Strich, o = Härdöpfel.", "Wer zahlt wem", "Beat zahlt an Anna"):
+        assert text in result, text
+    pages.append(f"/c/{done_write}/e/{done}")
     leftovers = {}
     for path in pages:
         r = client.get(path, headers=DE)
