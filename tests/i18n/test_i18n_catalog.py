@@ -6,7 +6,7 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.support import Translations
 
-from i18n_support import LOCALES, TRANSLATIONS, ids, load_catalog, placeholders, strings
+from i18n_support import CONVERSION, LOCALES, TRANSLATIONS, ids, load_catalog, placeholders, strings
 
 
 @pytest.fixture(scope="module", params=LOCALES)
@@ -33,7 +33,8 @@ def test_placeholders_are_the_msgids(catalog: Catalog) -> None:
             continue
         expected = set().union(*(placeholders(i) for i in ids(m)))
         for s in strings(m):
-            if placeholders(s) != expected:
+            # A stray % would break a template (Jinja's gettext always applies % to the translation).
+            if placeholders(s) != expected or "%" in CONVERSION.sub("", s):
                 wrong.append((m.id, s))
     assert not wrong, "placeholders differ from the msgid's:\n" + "\n".join(f"{i!r} -> {s!r}" for i, s in wrong)
 
