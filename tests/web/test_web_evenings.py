@@ -160,3 +160,20 @@ def test_factor_list_follows_the_extra_rows(client: FlaskClient) -> None:
     r = client.get(f"{write}/start", query_string={"variant": "solo4", "suit_order": "pagat", "extra_rows": "tuo"})
     assert r.status_code == 200
     assert 'name="factor_tuo"' in r.text and 'name="factor_slalom"' not in r.text
+
+
+def test_three_way_tie_is_cut_by_highest_and_lowest_card(client: FlaskClient) -> None:
+    write, _view = create_circle(client)
+    ev = start_evening(client, write, Variant.THREE)
+    fill_evening(client, ev, Variant.THREE, points=lambda i, seat: 80)
+    page = html.unescape(client.get(ev).text)
+    assert page.count("three-way tie") == 10
+    fields = hidden(client.get(ev).text, "/cuts")
+    assert fields["end"] == "all"
+    r = client.post(f"{ev}/cuts", data={**fields, "winner": "2", "lowest": "0"})
+    assert r.status_code == 302
+    page = html.unescape(client.get(ev).text)
+    assert page.count("three-way tie") == 9  # one decided, nine to go
+    _draw(client, ev)
+    page = html.unescape(client.get(ev).text)
+    assert "three-way tie: Cla > Beat > Anna (highest card first, cut at the table)" in page
