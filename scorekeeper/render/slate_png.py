@@ -25,6 +25,9 @@ FRAME: Final = 26
 PAD: Final = 34  # chalk keeps this far from the frame
 ROW_H: Final = 78
 ROW_H_NOTES: Final = 96  # rows where a cell carries a note under its number
+TITLE_H: Final = 62  # the circle's name
+SUBTITLE_H: Final = 44 + 24  # date, variant and status, and a gap
+GRID_TOP: Final = FRAME + PAD + TITLE_H + SUBTITLE_H  # where the names start
 HEADER_H: Final = 84  # the names
 MARK_W: Final = 38  # room per stick or potato
 CUT: Final = "✂"  # marks a row whose tie was cut
@@ -98,8 +101,7 @@ def _footer(picture: SlatePicture, font_dir: Path) -> list[_Line]:
 
 
 def _height(picture: SlatePicture, font_dir: Path) -> int:
-    h = FRAME + PAD + 62 + 44 + 24  # title, date line, gap
-    h += HEADER_H + sum(_row_height(r) for r in picture.rows)
+    h = GRID_TOP + HEADER_H + sum(_row_height(r) for r in picture.rows)
     h += ROW_H if picture.match else 0
     h += ROW_H + 10  # totals
     h += ROW_H if picture.net else 0
@@ -124,14 +126,14 @@ def _header(board: Chalkboard, picture: SlatePicture, font_dir: Path) -> float:
     y = FRAME + PAD
     title_font, title = fit_font("bold", picture.title, x1 - x0, 52, 30, font_dir)
     board.text((x0, y), title, title_font)
-    y += 62
+    y += TITLE_H
     sub = " · ".join(p for p in (picture.date, picture.variant) if p)
     sub_font, sub = fit_font("regular", sub, (x1 - x0) * (0.62 if picture.status else 1.0), 32, 22, font_dir)
     board.text((x0, y), sub, sub_font)
     if picture.status:
         st_font, status = fit_font("regular", picture.status, (x1 - x0) * 0.36, 30, 20, font_dir)
         board.text((x1, y), status, st_font, anchor="ra", colour=YELLOW)
-    return y + 44 + 24
+    return GRID_TOP
 
 
 def _names(board: Chalkboard, picture: SlatePicture, g: _Grid, y: float, font_dir: Path) -> None:

@@ -94,7 +94,7 @@ def _marks_picture(marks: tuple[Marks, ...], match: tuple[Marks, ...]) -> SlateP
 def _mark_boxes(pic: SlatePicture, row: int) -> list[tuple[float, float, float, float]]:
     """Where the sticks and potatoes of ``row`` (or the match row, ``row == len(rows)``) go, per column."""
     g = slate_png._grid(pic, FONT_DIR)
-    top = FRAME + slate_png.PAD + 62 + 44 + 24 + slate_png.HEADER_H + row * slate_png.ROW_H
+    top = slate_png.GRID_TOP + slate_png.HEADER_H + row * slate_png.ROW_H
     out = []
     for c in range(len(pic.columns)):
         x = g.col_x(c)
