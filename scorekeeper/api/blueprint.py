@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, g, jsonify
@@ -11,6 +12,7 @@ from ..game.contracts import Contract
 from ..models import Circle, Evening
 from ..scoring.entries import HandEntry
 from ..services import evenings as svc
+from ..services.errors import NotFound
 from .auth import can_write_now
 from .errors import ApiError
 from .present import evening_dict
@@ -19,12 +21,15 @@ from .spec import PREFIX, ApiRoutes
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 routes = ApiRoutes(bp)
 
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 PATH_EVENING = {"name": "evening_id", "in": "path", "required": True, "schema": {"type": "string"},
                 "description": "The evening's public id."}
 
 
 def load_evening(circle: Circle, evening_id: str) -> Evening:
     """The circle's evening (NotFound otherwise); remembered for translating errors."""
+    if not PUBLIC_ID.fullmatch(evening_id):  # not an id we hand out (and no NUL reaches PostgreSQL)
+        raise NotFound()
     evening = svc.get_evening(circle, evening_id)
     g.api_circle = circle
     g.api_evening_id = evening_id

@@ -47,8 +47,9 @@ INTS: Schema = {"type": "array", "items": INT}
 PAIR: Schema = {"type": "array", "items": INT, "minItems": 2, "maxItems": 2}
 VARIANTS = [v.value for v in Variant]
 
-REQUEST_ID: Schema = {"type": "string", "minLength": 1, "maxLength": REQUEST_ID_LEN,
-                      "description": "Unique per change (e.g. a UUID); a repeat is a no-op (idempotent)."}
+REQUEST_ID: Schema = {"type": "string", "minLength": 1, "maxLength": REQUEST_ID_LEN, "pattern": "^[!-~]+$",
+                      "description": "Unique per change (e.g. a UUID; printable ASCII, no spaces); "
+                                     "a repeat is a no-op (idempotent)."}
 EXPECTED_VERSION: Schema = {"type": "integer", "minimum": 0,
                             "description": "The evening version the change is based on; else 409 and the fresh slate."}
 WRITE_FIELDS: dict[str, Schema] = {"expected_version": EXPECTED_VERSION, "request_id": REQUEST_ID}

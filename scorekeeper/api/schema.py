@@ -2,13 +2,14 @@
 
 A small validator for the subset of JSON Schema the API uses (``type`` with type
 lists for ``null``, ``properties``/``required``/``additionalProperties``, ``items``,
-``enum``, ``minimum``/``maximum``, ``minLength``/``maxLength``, ``minItems``/``maxItems``,
+``enum``, ``minimum``/``maximum``, ``minLength``/``maxLength``, ``pattern``, ``minItems``/``maxItems``,
 local ``$ref``). It only checks shape; every rule is the core's (via the services).
 The first problem found raises ``ApiError`` (status 400) naming the field.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 from .errors import ApiError
@@ -96,6 +97,8 @@ def validate(value: Any, schema: Mapping[str, Any], components: Mapping[str, Any
         if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", 10_000):
             raise ApiError("out_of_range", field=field, min_length=schema.get("minLength", 0),
                            max_length=schema.get("maxLength", 10_000))
+        if "pattern" in schema and re.search(schema["pattern"], value) is None:
+            raise ApiError("invalid_value", field=field)
     elif isinstance(value, list):
         if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", 1_000):
             raise ApiError("out_of_range", field=field, min_items=schema.get("minItems", 0),
