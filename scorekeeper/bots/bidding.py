@@ -29,23 +29,29 @@ from scorekeeper.game.cards import Suit
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
 from scorekeeper.game.rulesets import Row, RuleSet, Scoring
 
-from .handeval import contract_points, komisch_block_points
+from .handeval import contract_points, komisch_block_points, shape_of
 from .knowledge import hand_value, mask, teams_of
 from .playout import policy_playout
 
 Scores = Mapping[tuple[str, int], int]  # (row key, side) -> the value in that cell
 
-BASELINE = 75.0  # what a row scores later with an ordinary hand (card points)
-JOKER_BASELINE = 100.0
-PASS_BELOW = 58.0  # pass (when allowed) with a best estimate below this
-SEICH_BELOW = 40.0  # club variant, in the barrel: throw in below this
+# Per table shape (``handeval.shape_of``): what a row scores later with an ordinary
+# hand (the mean of a hand's best contract over random deals), what a joker row
+# scores (the best tenth of hands), and the estimates below which a hand passes
+# (when it may) or throws in with Seich (club variant, in the barrel). Three
+# players: 75 and about 100, as the sources say.
+BASELINE = {"three": 76.0, "teams": 101.0, "solo4": 62.0}
+JOKER_BASELINE = {"three": 97.0, "teams": 118.0, "solo4": 85.0}
+PASS_BELOW = {"three": 55.0, "teams": 85.0, "solo4": 40.0}
+SEICH_BELOW = {"three": 40.0, "teams": 72.0, "solo4": 25.0}
 SPREAD = 14.0  # three players: how uncertain a score comparison is (logistic scale)
 MAX_CANDIDATES = 6  # contracts the search plays out (the best by the rules of thumb)
 EPSILON = 0.08
 
 
 def baseline(row: Row, ruleset: RuleSet, n_open: int) -> float:
-    base = JOKER_BASELINE if row.is_joker else BASELINE
+    shape = shape_of(ruleset.n_players, ruleset.teams)
+    base = JOKER_BASELINE[shape] if row.is_joker else BASELINE[shape]
     # fewer open rows leave less choice later: expect less of them
     return base * (0.75 + 0.25 * n_open / len(ruleset.rows))
 
@@ -98,16 +104,18 @@ def decide(view: SeatView, ruleset: RuleSet, estimates: Mapping[Contract, float]
             best_action, best_u = a, u
     best_points = max(estimates.values())
     legal = view.legal_actions
-    if PASS in legal and best_points < PASS_BELOW:
+    shape = shape_of(ruleset.n_players, ruleset.teams)
+    if PASS in legal and best_points < PASS_BELOW[shape]:
         return PASS
-    if SEICH in legal and best_points < SEICH_BELOW:
+    if SEICH in legal and best_points < SEICH_BELOW[shape]:
         return SEICH
     return best_action
 
 
 def heuristic_estimates(view: SeatView, ruleset: RuleSet) -> dict[Contract, float]:
     hand = mask(view.hand)
-    return {c: contract_points(c, hand, view.n_players) for _, _, c in announcements(view, ruleset)}
+    shape = shape_of(ruleset.n_players, ruleset.teams)
+    return {c: contract_points(c, hand, shape) for _, _, c in announcements(view, ruleset)}
 
 
 def _modes(contract: Contract, first: TrickMode, n_tricks: int, rng: random.Random) -> tuple[int, ...]:
@@ -121,13 +129,13 @@ def _modes(contract: Contract, first: TrickMode, n_tricks: int, rng: random.Rand
     return schedule_ids(contract, n_tricks, blocks)
 
 
-def best_block(hand: int, open_modes: Sequence[Mode], n: int) -> TrickMode:
+def best_block(hand: int, open_modes: Sequence[Mode], shape: str) -> TrickMode:
     """The Komisch block the hand likes best among the open ones."""
     best = TrickMode(Mode.OBENABE)
     best_v = -math.inf
     for m in open_modes:
         for suit in (range(4) if m is Mode.TRUMP else (None,)):
-            v = komisch_block_points(hand, m, suit, n)
+            v = komisch_block_points(hand, m, suit, shape)
             if v > best_v:
                 best_v = v
                 best = TrickMode(m, None if suit is None else Suit(suit))
@@ -150,7 +158,7 @@ def estimate_by_playouts(
     unseen = [c for c in range(36) if not hand >> c & 1]
     per = nt
     totals = {c: 0.0 for c in contracts}
-    first = best_block(hand, (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE), n)
+    first = best_block(hand, (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE), shape_of(n, ruleset.teams))
     tables = {c: points_table(c, ruleset.undenufe_six11, (first,)) for c in contracts}
     samples = 0
     while samples < max_samples:

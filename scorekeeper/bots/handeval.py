@@ -4,8 +4,8 @@ points (out of 157, the declaring side's pile) for every contract.
 The weights follow the sources' advice (trumps with the jack or nine, five
 trumps or four with the jack; aces for Obenabe, sixes for Undenufe) and were
 checked against policy playouts of random deals (``bench/bots.py`` prints the
-contract-choice figures). ``n_players`` scales them: with three players the
-declarer is alone against two.
+contract-choice figures). ``shape`` (``shape_of``) scales them: a team's
+declarer has a partner, a solo declarer is alone against two or three.
 """
 
 from __future__ import annotations
@@ -22,15 +22,30 @@ _SIDE_KING_GUARDED = 2.0
 _SIDE_TEN_WITH_ACE = 3.0
 
 
+# Linear maps from the rule-of-thumb sums to card points, fitted (least squares)
+# to policy playouts of random deals: {players: (intercept, slope)}.
+# The table's shape: "three" players, two "teams" of two, or "solo4" (one against three).
+_TRUMP_FIT = {"teams": (48.0, 1.1), "three": (-3.0, 1.24), "solo4": (-9.5, 1.46)}
+_NOTRUMP_FIT = {"teams": (62.0, 0.88), "three": (22.0, 0.8), "solo4": (9.0, 1.07)}
+
+
+def shape_of(n_players: int, teams: bool) -> str:
+    return "three" if n_players == 3 else ("teams" if teams else "solo4")
+
+
+def _scale(v: float, fit: dict[str, tuple[float, float]], shape: str) -> float:
+    a, b = fit[shape]
+    return a + b * v
+
+
 def _ranks(hand: int, suit: int) -> list[int]:
     m = (hand >> (9 * suit)) & 511
     return [r for r in range(9) if m >> r & 1]
 
 
-def trump_points(hand: int, trump: int, n_players: int = 4) -> float:
-    base = 22.0 if n_players == 4 else 18.0
+def trump_points(hand: int, trump: int, shape: str = "teams") -> float:
     ranks = _ranks(hand, trump)
-    v = base + sum(_TRUMP_W[r] for r in ranks)
+    v = sum(_TRUMP_W[r] for r in ranks)
     if 3 in ranks and 5 not in ranks and len(ranks) <= 2:
         v -= 6.0  # a bare nine is easily caught by the jack
     v += 7.0 * max(0, len(ranks) - 3)
@@ -46,15 +61,15 @@ def trump_points(hand: int, trump: int, n_players: int = 4) -> float:
                 v += _SIDE_TEN_WITH_ACE
         elif 7 in rs and len(rs) >= 2:
             v += _SIDE_KING_GUARDED
-    return v
+    return _scale(v, _TRUMP_FIT, shape)
 
 
 _MASTER_W = (13.0, 9.0, 7.0, 6.0)
 
 
-def _topdown_points(hand: int, top_first: tuple[int, ...], n_players: int) -> float:
+def _topdown_points(hand: int, top_first: tuple[int, ...], shape: str) -> float:
     """Obenabe (ranks from the ace down) or Undenufe (from the six up)."""
-    v = 18.0 if n_players == 4 else 14.0
+    v = 0.0
     for s in range(4):
         rs = set(_ranks(hand, s))
         run = 0
@@ -68,31 +83,31 @@ def _topdown_points(hand: int, top_first: tuple[int, ...], n_players: int) -> fl
             v += sum(_MASTER_W[:run]) + 6.0 * max(0, run - len(_MASTER_W)) + 2.5 * max(0, len(rs) - run)
         elif len(rs) >= 3 and top_first[1] in rs:
             v += 3.0  # a guarded second card
-    return v
+    return _scale(v, _NOTRUMP_FIT, shape)
 
 
-def obenabe_points(hand: int, n_players: int = 4) -> float:
-    return _topdown_points(hand, (8, 7, 6, 5, 4, 3, 2, 1, 0), n_players)
+def obenabe_points(hand: int, shape: str = "teams") -> float:
+    return _topdown_points(hand, (8, 7, 6, 5, 4, 3, 2, 1, 0), shape)
 
 
-def undenufe_points(hand: int, n_players: int = 4) -> float:
-    return _topdown_points(hand, (0, 1, 2, 3, 4, 5, 6, 7, 8), n_players)
+def undenufe_points(hand: int, shape: str = "teams") -> float:
+    return _topdown_points(hand, (0, 1, 2, 3, 4, 5, 6, 7, 8), shape)
 
 
-def _zwue_points(hand: int, n_players: int) -> float:
-    v = 18.0 if n_players == 4 else 14.0
+def _zwue_points(hand: int, shape: str) -> float:
+    v = 0.0
     for s in range(4):
         rs = _ranks(hand, s)
         v += 12.0 * (4 in rs) + 4.0 * (3 in rs) + 4.0 * (5 in rs) + 1.5 * max(0, len(rs) - 3)
-    return v
+    return _scale(v, _NOTRUMP_FIT, shape)
 
 
-def _tutti_points(hand: int, n_players: int) -> float:
-    v = 16.0 if n_players == 4 else 12.0
+def _tutti_points(hand: int, shape: str) -> float:
+    v = 0.0
     for s in range(4):
         rs = _ranks(hand, s)
         v += 12.0 * (5 in rs) + 8.0 * (3 in rs) + 5.0 * (8 in rs) + 2.0 * max(0, len(rs) - 3)
-    return v
+    return _scale(v, _NOTRUMP_FIT, shape)
 
 
 def _mix(parts: list[tuple[float, float]]) -> float:
@@ -100,15 +115,15 @@ def _mix(parts: list[tuple[float, float]]) -> float:
     return sum(w * v for w, v in parts) / total
 
 
-def contract_points(contract: Contract, hand: int, n_players: int = 4) -> float:
+def contract_points(contract: Contract, hand: int, shape: str = "teams") -> float:
     """Estimated card points of the declaring side (Misère: the points it writes,
     the opponents' pile)."""
-    n_tricks = 36 // n_players
+    n_tricks = 12 if shape == "three" else 9
     k = contract.kind
-    obe = obenabe_points(hand, n_players)
-    une = undenufe_points(hand, n_players)
+    obe = obenabe_points(hand, shape)
+    une = undenufe_points(hand, shape)
     if k is Kind.SUIT:
-        return trump_points(hand, int(contract.suit), n_players)  # type: ignore[arg-type]
+        return trump_points(hand, int(contract.suit), shape)  # type: ignore[arg-type]
     if k is Kind.OBENABE:
         return obe
     if k is Kind.UNDENUFE:
@@ -121,26 +136,26 @@ def contract_points(contract: Contract, hand: int, n_players: int = 4) -> float:
         # the first trick's mode values every card: a small edge for starting strong
         return _mix([(n_obe, obe), (n_tricks - n_obe, une)]) + 0.05 * (first - (obe + une) / 2)
     if k is Kind.TUO:
-        return _mix([(1, trump_points(hand, int(contract.suit), n_players)), (1, une), (1, obe)])  # type: ignore[arg-type]
+        return _mix([(1, trump_points(hand, int(contract.suit), shape)), (1, une), (1, obe)])  # type: ignore[arg-type]
     if k is Kind.KOMISCH:
-        best_trump = max(trump_points(hand, s, n_players) for s in range(4))
+        best_trump = max(trump_points(hand, s, shape) for s in range(4))
         return _mix([(1, best_trump), (1, obe), (1, une)])
     if k is Kind.TUTTI:
-        return _tutti_points(hand, n_players)
+        return _tutti_points(hand, shape)
     if k is Kind.ZWUESCHEDUERE:
-        return _zwue_points(hand, n_players)
+        return _zwue_points(hand, shape)
     if k is Kind.MISERE:
         inner = Contract(contract.misere_as, start=contract.start)  # type: ignore[arg-type]
-        return 157.0 - contract_points(inner, hand, n_players)
+        return 157.0 - contract_points(inner, hand, shape)
     raise AssertionError(k)
 
 
-def komisch_block_points(hand: int, block_mode: Mode, suit: int | None, n_players: int = 4) -> float:
+def komisch_block_points(hand: int, block_mode: Mode, suit: int | None, shape: str = "teams") -> float:
     """How well the rest of a hand suits a Komisch block."""
     if block_mode is Mode.TRUMP:
         assert suit is not None
-        return trump_points(hand, suit, n_players)
-    return obenabe_points(hand, n_players) if block_mode is Mode.OBENABE else undenufe_points(hand, n_players)
+        return trump_points(hand, suit, shape)
+    return obenabe_points(hand, shape) if block_mode is Mode.OBENABE else undenufe_points(hand, shape)
 
 
 def suit_length(hand: int, suit: int) -> int:

@@ -35,6 +35,7 @@ from scorekeeper.game.contracts import Mode
 from scorekeeper.game.rulesets import RuleSet
 
 from .bidding import Scores, best_block, choose_bid, search_bid
+from .handeval import shape_of
 from .knowledge import Knowledge, mask
 from .policy import choose_card
 from .search import clamp_budget, search_card
@@ -67,7 +68,7 @@ def rule_based_card(view: SeatView, ruleset: RuleSet) -> int:
     )
 
 
-def komisch_choice(view: SeatView) -> int:
+def komisch_choice(view: SeatView, ruleset: RuleSet) -> int:
     """The Komisch block the seat's remaining cards like best."""
     legal = view.legal_actions
     open_modes = []
@@ -77,7 +78,7 @@ def komisch_choice(view: SeatView) -> int:
         open_modes.append(Mode.OBENABE)
     if KOMISCH_UNDENUFE in legal:
         open_modes.append(Mode.UNDENUFE)
-    action = komisch_action(best_block(mask(view.hand), open_modes, view.n_players))
+    action = komisch_action(best_block(mask(view.hand), open_modes, shape_of(ruleset.n_players, ruleset.teams)))
     assert action in legal
     return action
 
@@ -103,7 +104,7 @@ def choose_action(
             return choose_bid(view, ruleset, scores)
         return search_bid(view, ruleset, rng, budget, scores)
     if phase == "komisch":
-        return komisch_choice(view)
+        return komisch_choice(view, ruleset)
     if level == "easy":
         return rule_based_card(view, ruleset)
     return search_card(view, ruleset, rng, budget, z=_Z[level])

@@ -144,10 +144,10 @@ def _low(cs: tuple[int, ...], mid: int, unplayed: int, points: tuple[int, ...] |
 
 def _smear(cs: tuple[int, ...], mid: int, unplayed: int, points: tuple[int, ...] | list[int]) -> int:
     def key(c: int) -> tuple[int, int]:
-        v = points[c]
         if mid < 4 and c // 9 == mid:
-            v -= 40
-        elif is_master(c, mid, unplayed):
+            return -200 - _own_strength(c, mid), 0  # trumps: the lowest, never the jack or nine
+        v = points[c]
+        if is_master(c, mid, unplayed):
             v -= 15
         return v, -_own_strength(c, mid)
 
