@@ -21,7 +21,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Collection
 
-from sqlalchemy import func, select
+from flask import current_app
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..engine import HandSetup, HandState, SeatView, build_view, shuffle_deck
@@ -35,6 +36,7 @@ from .table_computer import computer_action
 from .table_seats import lock_table, seat_rows
 
 MAX_COMPUTER_STEPS = 200  # more than any hand has actions
+DEFAULT_COMPUTER_LEVEL = "normal"
 
 
 class StaleTable(RuleError):
@@ -292,12 +294,13 @@ def run_computers(table: DigitalTable) -> TableState:
         if not st.table.is_open or mover is None or mover not in st.computers:
             return st
         last: tuple[int, int, int] | None = None
+        level, scores = _computer_level(), _scores(st.table)
         with tx.write() as w:
             locked = _locked_state(w, table.id)
             while (mover := locked.to_move()) is not None and mover in locked.computers:
                 view = locked.view(mover)
                 assert view is not None and locked.state is not None
-                action = computer_action(view, locked.ruleset)
+                action = computer_action(view, locked.ruleset, level, scores)
                 probe = locked.state.clone()
                 probe.apply(action, mover)
                 if probe.is_terminal():
@@ -312,6 +315,13 @@ def run_computers(table: DigitalTable) -> TableState:
     return load(table)
 
 
-def hands_played(table: DigitalTable) -> int:
-    n = tx.session().execute(select(func.count()).select_from(TableHand).where(TableHand.table_id == table.id)).scalar()
-    return int(n or 0)
+def _computer_level() -> str:
+    """Config ``TABLE_COMPUTER_LEVEL``: the bots' level (``normal`` by default: search, ~300 ms a move)."""
+    return str(current_app.config.get("TABLE_COMPUTER_LEVEL", DEFAULT_COMPUTER_LEVEL))
+
+
+def _scores(table: DigitalTable) -> dict[tuple[str, int], int]:
+    """The slate's cells (public), for the computers' row choice."""
+    evening = tx.session().get(Evening, table.evening_id)
+    assert evening is not None
+    return {key: cell.value for key, cell in evenings.load_slate(evening).cells.items()}

@@ -1,9 +1,9 @@
 """The computer player of the digital table: ONE function, ``computer_action(view, ruleset)``.
 
-It sees only its seat's view (``engine.build_view``). When ``scorekeeper.bots``
-offers its entry point (``choose_action(view, ruleset) -> int``), that player is
-used; otherwise this module's simple rule-based player answers: a sensible,
-always legal choice (it is the integration point the bots replace).
+It sees only its seat's view (``engine.build_view``). ``scorekeeper.bots``'s entry
+point ``choose_action(view, ruleset, level, scores=...)`` plays; should it be
+missing or fail, this module's simple rule-based player answers with a sensible,
+always legal choice.
 
 Imports nothing of Flask or SQLAlchemy, so it may move into ``bots`` as it is.
 """
@@ -11,7 +11,8 @@ Imports nothing of Flask or SQLAlchemy, so it may move into ``bots`` as it is.
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+import logging
+from typing import Callable, Mapping
 
 from scorekeeper.engine import PASS, SEICH, SeatView, decode_announce
 from scorekeeper.engine.actions import KOMISCH_OBENABE, KOMISCH_TRUMP, KOMISCH_UNDENUFE
@@ -21,7 +22,9 @@ from scorekeeper.game.cards import Suit
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
 from scorekeeper.game.rulesets import RuleSet
 
-Chooser = Callable[[SeatView, RuleSet], int]
+Chooser = Callable[..., int]
+Scores = Mapping[tuple[str, int], int]
+log = logging.getLogger(__name__)
 
 # Rank indexes: 0 six, 1 seven, 2 eight, 3 nine, 4 ten, 5 jack, 6 queen, 7 king, 8 ace.
 _TRUMP_VALUE = (1, 1, 1, 6, 2, 9, 2, 3, 4)  # jack and nine first
@@ -31,7 +34,7 @@ PASS_BELOW = 14  # a hand whose best contract scores less passes when it may
 
 
 def _bots_chooser() -> Chooser | None:
-    """``scorekeeper.bots.choose_action`` once the bots package provides it."""
+    """``scorekeeper.bots.choose_action`` when the bots package provides it."""
     try:
         bots = importlib.import_module("scorekeeper.bots")
     except ImportError:  # pragma: no cover - the package exists in the repository
@@ -40,15 +43,23 @@ def _bots_chooser() -> Chooser | None:
     return chooser if callable(chooser) else None
 
 
-def computer_action(view: SeatView, ruleset: RuleSet) -> int:
-    """The action the computer in ``view.seat`` takes now (one of ``view.legal_actions``)."""
+def computer_action(view: SeatView, ruleset: RuleSet, level: str = "easy", scores: Scores | None = None) -> int:
+    """The action the computer in ``view.seat`` takes now (one of ``view.legal_actions``).
+
+    ``level``: the bots' level (``easy``, ``normal``, ``strong``); ``scores``: the
+    slate's cells ``{(row_key, side): value}`` (public), for the row choice.
+    """
     if not view.legal_actions:
         raise ValueError("it is not this seat's turn")
     chooser = _bots_chooser()
     if chooser is not None:
-        action = chooser(view, ruleset)
-        if action in view.legal_actions:
-            return action
+        try:
+            action = chooser(view, ruleset, level, scores=dict(scores) if scores is not None else None)
+        except Exception as exc:  # a bot bug must not stop the table; the simple player answers
+            log.warning("bots.choose_action failed (%s); the simple player answers", type(exc).__name__)
+        else:
+            if action in view.legal_actions:
+                return action
     return simple_action(view, ruleset)
 
 

@@ -184,3 +184,19 @@ def test_whole_evening_one_human_three_computers(app: Flask, variant: Variant) -
             tables.deal_next(table)
         assert getattr(err.value, "code", "") == "evening_complete"
         assert st.hand_over
+
+
+@pytest.mark.parametrize("variant", list(Variant), ids=[v.value for v in Variant])
+def test_the_simple_player_alone_plays_legal_hands(app: Flask, variant: Variant, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the bots package the service's own player answers, legally, to the end."""
+    from scorekeeper.services import table_computer
+
+    monkeypatch.setattr(table_computer, "_bots_chooser", lambda: None)
+    with app.app_context():
+        ev = start(variant)
+        n = evenings.ruleset_of(ev).n_players
+        table = tables.open_table(ev, computers=range(n), rng=random.Random(21))
+        for _ in range(3):
+            assert tables.load(table).hand_over
+            tables.deal_next(table, rng=random.Random(22))
+        assert len(evenings.load_slate(ev).entries) == 4

@@ -20,7 +20,7 @@ from .web_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, csrf, start_evenin
 
 @pytest.fixture
 def app_config() -> dict[str, Any]:
-    return {"WTF_CSRF_ENABLED": True}
+    return {"WTF_CSRF_ENABLED": True, "TABLE_COMPUTER_LEVEL": "easy"}
 
 
 def open_table(client: FlaskClient, write: str, evening_id: str, computers: tuple[int, ...] = ()) -> list[str]:
