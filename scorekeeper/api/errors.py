@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Any, Mapping
 
 from flask import Response, jsonify
-from flask_babel import gettext, lazy_gettext as _l
+from flask_babel import lazy_gettext as _l
 from werkzeug.exceptions import HTTPException
 
 from ..game.cards import Card, Suit
@@ -153,7 +153,3 @@ def http_error_response(exc: HTTPException) -> Response:
             response.headers["Allow"] = ", ".join(sorted(allowed))
     return response
 
-
-def gettext_message(code: str) -> str:
-    """The translated message of an API code (tests)."""
-    return gettext(str(MESSAGES[code]))

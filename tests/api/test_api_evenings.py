@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from flask.testing import FlaskClient
 
@@ -155,3 +157,28 @@ def test_token_in_x_circle_token_header(client: FlaskClient) -> None:
     evening = start(api)
     plain = client.get(f"/api/v1/evenings/{evening['id']}", headers={"X-Circle-Token": view.token or ""})
     assert plain.status_code == 200 and plain.get_json()["can_write"] is False
+
+
+def test_seich_in_the_club_variant(app: Any, client: FlaskClient) -> None:
+    assert app.config["WTF_CSRF_ENABLED"]  # the API writes below pass with CSRF protection on
+    api, _view = new_circle(client)
+    ev = start(api, "club")
+    turn = ev["slate"]["turn"]
+    assert turn["seich_available"] == [0, 1]
+    barrel = turn["barrel_seat"]
+    path = f"/evenings/{ev['id']}/hands"
+    other = next(s for s in range(4) if s != barrel)
+    wrong = api.post(path, {"expected_version": 0, "request_id": rid(), "declarer_seat": other, "seich": True})
+    assert wrong.status_code == 422 and wrong.get_json()["error"]["code"] == "not_in_barrel"
+    with_points = api.post(path, {"expected_version": 0, "request_id": rid(), "declarer_seat": barrel, "seich": True,
+                                  "declarer_points": 100, "defender_points": 57})
+    assert with_points.status_code == 422 and with_points.get_json()["error"]["code"] == "seich_with_result"
+    seich = api.ok("POST", path, {"expected_version": 0, "request_id": rid(), "declarer_seat": barrel, "seich": True,
+                                  "row_key": None}, schema="Evening")
+    slate = seich["slate"]
+    assert slate["hands_dealt"] == 1 and slate["cells_filled"] == 0 and slate["seich_used"] == [barrel % 2]
+    assert slate["turn"]["seich_available"] == [1 - barrel % 2] and slate["turn"]["dealer"] == 1
+    entries = api.ok("GET", f"/evenings/{ev['id']}/entries")["entries"]
+    assert entries == [{"index": 0, "hand": {"declarer_seat": barrel, "row_key": None, "played_as": None,
+                                             "declarer_points": 0, "defender_points": 0, "match": False,
+                                             "countermatch": False, "seich": True}}]
