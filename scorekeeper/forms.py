@@ -73,6 +73,7 @@ class ActionForm(FlaskForm):
 
     expected_version = IntegerField(validators=[InputRequired()])
     request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+    author = HiddenField(validators=[Optional(), Length(max=40)])  # who uses this phone (remembered by the browser)
 
 
 class CreateCircleForm(FlaskForm):
@@ -128,6 +129,7 @@ class HandForm(FlaskForm):
     match = BooleanField(_l("Match (every trick)"))
     countermatch = BooleanField(_l("Countermatch (no trick)"))
     seich = BooleanField(_l("Seich (thrown in)"))
+    author = SelectField(_l("Entered by"), validators=[Optional()], validate_choice=True)
     expected_version = IntegerField(validators=[InputRequired()])
     request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
 

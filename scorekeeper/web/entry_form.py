@@ -59,6 +59,7 @@ def make_hand_form(
     form.played_as.choices = choices(
         [("", _("– choose –"))] + [(code, label) for code, label, _rows in contract_choices(ruleset)]
     )
+    form.author.choices = choices([("", "–")] + [(name, name) for name in names])
     if not ruleset.seich:
         del form.seich
     return form

@@ -13,7 +13,7 @@ from ..game.errors import RuleError
 from ..models import Evening
 from ..scoring.final import Cut
 from ..services import evenings as svc
-from ..services.errors import StaleVersion
+from ..services.errors import NotFound, StaleVersion
 from .common import error_text, evening_or_404, open_or_404, require_write, ruleset_of, seat_names
 from .entry_form import describe, entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
 from .labels import row_label
@@ -44,7 +44,7 @@ def _context(token: str, circle: Any, can_write: bool, evening: Evening) -> dict
     ended = not evening.is_open
     view = build_slate_view(ruleset, names, slate, ended=ended)
     cuts, pending = svc.cuts_and_pending(evening, slate)
-    res = svc.result(evening)
+    res = svc.result(evening, slate)
     log = [item for item in svc.entry_log(evening) if item.kind != "hand"]
     return {
         "token": token,
@@ -103,11 +103,15 @@ def evening(token: str, evening_id: str) -> Page:
 @bp.route("/version")
 def version(token: str, evening_id: str) -> Page:
     """Poll: 204 while ``?v=`` is the current version, else the fresh live fragment."""
-    circle, can_write, ev = _load(token, evening_id)
+    circle, can_write = open_or_404(token)
     seen = request.args.get("v", type=int)
-    if seen is not None and seen == ev.version:
+    try:
+        current = svc.version_of(circle, evening_id)
+    except NotFound:
+        abort(404)
+    if seen is not None and seen == current:
         return "", 204
-    ctx = _context(token, circle, can_write, ev)
+    ctx = _context(token, circle, can_write, evening_or_404(circle, evening_id))
     return render_template("slate/_live.html", **ctx), 200
 
 
@@ -149,7 +153,7 @@ def record(token: str, evening_id: str) -> Page:
 
     def apply(evening: Evening, entry: Any) -> None:
         svc.record_hand(evening, entry, expected_version=form.expected_version.data,
-                        request_id=form.request_id.data)
+                        request_id=form.request_id.data, author=form.author.data or None)
 
     ok = _submit(token, evening_id, form, apply, _render)
     if isinstance(ok, Response):
@@ -194,7 +198,7 @@ def correct(token: str, evening_id: str, index: int) -> Page:
 
     def apply(evening: Evening, entry: Any) -> None:
         svc.correct_entry(evening, index, entry, expected_version=form.expected_version.data,
-                          request_id=form.request_id.data)
+                          request_id=form.request_id.data, author=form.author.data or None)
 
     ok = _submit(token, evening_id, form, apply, _render_edit(index))
     if isinstance(ok, Response):
@@ -223,7 +227,8 @@ def _action(token: str, evening_id: str, form: ActionForm, run: Callable[[Evenin
 def undo(token: str, evening_id: str) -> Page:
     form = ActionForm()
     return _action(token, evening_id, form, lambda ev: svc.undo_last(
-        ev, expected_version=form.expected_version.data, request_id=form.request_id.data), _("Last entry taken back."))
+        ev, expected_version=form.expected_version.data, request_id=form.request_id.data,
+        author=form.author.data or None), _("Last entry taken back."))
 
 
 @bp.route("/end", methods=["POST"])

@@ -169,7 +169,23 @@
     });
   }
 
+  /* Who uses this phone: remembered by the browser, sent with entries and undos (the audit trail). */
+  var ME = "scorekeeper.me";
+  function rememberMe() {
+    var me = "";
+    try { me = localStorage.getItem(ME) || ""; } catch (e) { /* private mode */ }
+    document.querySelectorAll("select[data-remember-me]").forEach(function (sel) {
+      if (me && !sel.value && Array.prototype.some.call(sel.options, function (o) { return o.value === me; })) sel.value = me;
+      sel.addEventListener("change", function () {
+        try { localStorage.setItem(ME, sel.value); } catch (e) { /* private mode */ }
+        document.querySelectorAll("input[type=hidden][name=author]").forEach(function (i) { i.value = sel.value; });
+      });
+    });
+    document.querySelectorAll("input[type=hidden][name=author]").forEach(function (i) { if (!i.value) i.value = me; });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    rememberMe();
     document.querySelectorAll("[data-remember]").forEach(remember);
     var ul = document.getElementById("my-circles");
     if (ul) renderCircles(ul);

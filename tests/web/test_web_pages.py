@@ -124,11 +124,16 @@ def test_correct_an_entry_keeps_the_history(client: FlaskClient) -> None:
                                                "declarer_points": "141", "defender_points": "17"})
     assert bad.status_code == 422 and any("157" in m for m in flashes(bad.text))
     r = client.post(f"{ev}/entries/0", data={**hidden(edit.text, "/entries/0"), "declarer": "0", "row": "obenabe",
-                                             "declarer_points": "141", "defender_points": "16"})
+                                             "declarer_points": "141", "defender_points": "16", "author": "Dora"})
     assert r.status_code == 302
     page = client.get(ev).text
     assert "Hand 1 corrected." in flashes(page)
     assert re.search(r"<td>[^<]*Obenabe · 129 : 28 → <strong>[^<]*141 : 16</strong>", page)
+    assert re.search(r'<span class="muted">Dora</span></td>', page)  # who corrected it, as the phone said
+    forged = client.post(f"{ev}/entries/0", data={**hidden(client.get(f"{ev}/entries/0").text, "/entries/0"),
+                                                  "declarer": "0", "row": "obenabe", "declarer_points": "140",
+                                                  "defender_points": "17", "author": "Mallory"})
+    assert forged.status_code == 422 and version_of(client.get(ev).text) == 2
     assert re.search(r'class="filled[^"]*">\s*<a class="cell"[^>]*>\s*70', page)
     assert client.get(f"{ev}/entries/5").status_code == 404
 
