@@ -5,9 +5,10 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request, url_for
 from flask_wtf.csrf import CSRFError
 
 from ..i18n import LANGUAGES, current_language
@@ -31,8 +32,18 @@ def _headers(response: Response) -> Response:
     return response
 
 
+def asset(filename: str) -> str:
+    """A static file's URL with its modification time, so phones never keep an old script."""
+    folder = current_app.static_folder or ""
+    try:
+        stamp = int(os.stat(os.path.join(folder, filename)).st_mtime)
+    except OSError:
+        stamp = 0
+    return url_for("static", filename=filename, v=stamp)
+
+
 def _context() -> dict[str, Any]:
-    return {"languages": LANGUAGES, "current_lang": current_language(), "htmx_path": HTMX_PATH}
+    return {"languages": LANGUAGES, "current_lang": current_language(), "htmx_path": HTMX_PATH, "asset": asset}
 
 
 def _zip(a: Any, b: Any) -> list[tuple[Any, Any]]:
