@@ -34,7 +34,7 @@ MESSAGES: dict[str, Any] = {
     "bad_json": _l("The request body is not valid JSON."),
     "body_not_object": _l("The request body must be a JSON object."),
     "missing_field": _l("The field %(field)s is required."),
-    "wrong_type": _l("The field %(field)s must be %(expected)s."),
+    "wrong_type": _l("The field %(field)s must be %(expected)s."),  # expected: JSON type names
     "out_of_range": _l("The field %(field)s is out of range."),
     "unknown_field": _l("The field %(field)s is not known here."),
     "invalid_value": _l("The field %(field)s has a value that is not allowed."),
@@ -102,11 +102,18 @@ def error_body(code: str, message: str, params: Mapping[str, Any]) -> dict[str, 
     return {"error": {"code": code, "message": message, "params": {k: json_param(v) for k, v in params.items()}}}
 
 
+def _shown(name: str, value: Any) -> Any:
+    """A parameter as the message shows it: a list of JSON type names as ``string / null``."""
+    if name == "expected" and isinstance(value, list):
+        return " / ".join(str(v) for v in value)
+    return json_param(value)
+
+
 def api_error_response(err: ApiError) -> Response:
     template = MESSAGES.get(err.code, MESSAGES["bad_request"])
     text = str(template)
     try:
-        message = text % {k: json_param(v) for k, v in err.params.items()} if err.params else text
+        message = text % {k: _shown(k, v) for k, v in err.params.items()} if err.params else text
     except (KeyError, ValueError, TypeError):
         message = text
     response = jsonify(error_body(err.code, message, err.params))

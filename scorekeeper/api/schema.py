@@ -17,17 +17,6 @@ from .errors import ApiError
 SAFE_INT = 2**53 - 1  # integers beyond this are not exact in every JSON client
 REF_PREFIX = "#/components/schemas/"
 
-_TYPE_WORDS = {
-    "object": "an object",
-    "array": "a list",
-    "string": "a string",
-    "integer": "a whole number",
-    "number": "a number",
-    "boolean": "true or false",
-    "null": "null",
-}
-
-
 def _is(value: Any, kind: str) -> bool:
     if kind == "null":
         return value is None
@@ -80,8 +69,7 @@ def validate(value: Any, schema: Mapping[str, Any], components: Mapping[str, Any
     if kinds is not None:
         options = [kinds] if isinstance(kinds, str) else list(kinds)
         if not any(_is(value, k) for k in options):
-            expected = " or ".join(_TYPE_WORDS[k] for k in options)
-            raise ApiError("wrong_type", field=field, expected=expected)
+            raise ApiError("wrong_type", field=field, expected=options)
     if value is None:
         return
     if "enum" in schema and value not in schema["enum"]:

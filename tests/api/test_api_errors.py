@@ -328,3 +328,10 @@ def test_api_root_and_trailing_slash_answer_json(table: tuple[Api, Api, dict[str
     error_of(api.get("/evenings/"), 404, "not_found")
     page = client.get("/no-such-page")  # the pages keep their own (HTML) answers
     assert page.status_code == 404 and not page.is_json
+
+
+def test_wrong_type_names_the_json_types(table: tuple[Api, Api, dict[str, Any]]) -> None:
+    api, _view, ev = table
+    err = error_of(api.post(f"/evenings/{ev['id']}/hands", hand(ev, row_key=5)), 400, "wrong_type")
+    assert err["params"] == {"field": "row_key", "expected": ["string", "null"]}
+    assert err["message"] == "The field row_key must be string / null."
