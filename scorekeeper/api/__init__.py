@@ -25,7 +25,7 @@ from .errors import ApiError, api_error_response, http_error_response, rule_erro
 from .openapi import document
 from .present import slate_dict
 from .spec import PREFIX
-from . import routes_circle, routes_evening  # noqa: F401  (the views register themselves)
+from . import routes_circle, routes_evening, table  # noqa: F401  (the views register themselves)
 
 __all__ = ["bp", "register", "routes"]
 

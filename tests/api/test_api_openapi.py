@@ -119,7 +119,7 @@ def test_answers_fit_the_documented_schemas(client: FlaskClient, doc: dict[str, 
                                                         "declarer_points": 80, "defender_points": 77})
     checked = 0
     for path, method, op in operations(doc):
-        if method != "GET":
+        if method != "GET" or "{table_id}" in path:  # seat-token reads: tests/table/test_table_api.py
             continue
         url = path.replace("{evening_id}", ev["id"])
         resp = client.get(url, headers=api.headers())

@@ -1,0 +1,230 @@
+"""The digital table over JSON: open a table, hand out a seat, join it, read the seat's
+view, choose, play a card. Another client (or an agent) can take a seat this way.
+
+A seat is held by its seat token, sent as ``X-Seat-Token`` (never in a URL); the
+circle's write token opens tables and issues seat tokens. What a seat reads is the
+engine's ``SeatView`` of that seat (``view.to_dict()``), nothing else: the same one
+function the pages and the computer players use.
+
+Errors: 403 ``seat_token`` (no, unknown or replaced seat token), 404 unknown table,
+409 ``stale`` (``expected_seq`` is not the number of actions so far: nothing changed),
+422 out of turn / illegal card or choice, with the engine's reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from werkzeug.wrappers import Response
+
+from ..engine import format_action, parse_action
+from ..game.errors import N_, RuleError
+from ..models import Circle, DigitalTable
+from ..services import evenings
+from ..services import table as svc
+from ..services import table_seats as seat_svc
+from ..services.errors import Forbidden, NotFound
+from ..services.table import StaleTable, TableState
+from .blueprint import PATH_EVENING, PUBLIC_ID, answer, load_evening, routes
+from .components import BOOL, INT, INTS, SCHEMAS, STR, nullable, obj, ref
+from .errors import error_body, rule_error_response
+
+SEAT_HEADER = "X-Seat-Token"
+SEAT_TOKEN_PARAM = {"name": SEAT_HEADER, "in": "header", "required": True, "schema": {"type": "string"},
+                    "description": "The seat token (from a seat link `/s/<token>` or `POST .../table/seats/{seat}/token`)."}
+PATH_TABLE = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
+              "description": "The table's public id."}
+PATH_SEAT = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
+             "description": "Seat number, 0-based, in playing order."}
+SEAT_ERRORS = {403: ("No, unknown or replaced seat token", "Error"), 404: ("No such table", "Error"),
+               409: ("Stale `expected_seq`: nothing changed", "Error"),
+               422: ("Out of turn, or an illegal card or choice (the engine's reason)", "Error")}
+EXPECTED_SEQ = {"type": "integer", "minimum": 0,
+                "description": "The number of actions in the hand so far (`seq` of the seat state)."}
+
+SCHEMAS.update({
+    "TableOpen": obj({"computers": {"type": "array", "items": INT, "maxItems": 4,
+                                    "description": "Seats given to computer players."}}, []),
+    "SeatJoin": obj({"token": {"type": "string", "minLength": 1, "maxLength": 128}}),
+    "TableChoice": obj({"expected_seq": EXPECTED_SEQ,
+                        "action": {"type": ["integer", "string"], "maxLength": 100,
+                                   "description": "An action id from `legal_actions`, or its notation from "
+                                                  "`choices` (`pass`, `seich`, `suit_H=suit:H`, `block:obenabe`)."}}),
+    "TablePlay": obj({"expected_seq": EXPECTED_SEQ,
+                      "card": {"type": "string", "maxLength": 8, "description": "A card in notation: `H9`, `SA`, `DT`."}}),
+    "TableSeat": obj({"seat": INT, "name": STR, "computer": BOOL, "joined": BOOL}),
+    "Table": obj({"id": STR, "status": STR, "version": INT, "hand": INT, "dealer": nullable(INT),
+                  "to_move": nullable(INT), "hand_over": BOOL, "seats": {"type": "array", "items": ref("TableSeat")}}),
+    "EveningTable": obj({"table": nullable(ref("Table"))}),
+    "SeatTokenIssued": obj({"seat": INT, "token": STR, "link": STR},
+                           description="Shown once; the seat's previous token no longer works."),
+    "SeatState": obj(
+        {"table_id": STR, "status": STR, "version": INT, "seq": INT, "seat": INT,
+         "names": {"type": "array", "items": STR},
+         "choices": {"type": "array", "items": STR, "description": "The legal actions in notation, same order."},
+         "view": {"type": "object", "description": "The engine's view of this seat (its own hand only)."}},
+    ),
+})
+
+
+def _table_dict(st: TableState, names: list[str]) -> dict[str, Any]:
+    t = st.table
+    return {"id": t.public_id, "status": t.status, "version": t.version,
+            "hand": 0 if st.hand is None else st.hand.number, "dealer": None if st.hand is None else st.hand.dealer,
+            "to_move": st.to_move(), "hand_over": st.hand_over,
+            "seats": [{"seat": s.seat, "name": names[s.seat], "computer": s.computer, "joined": s.joined_at is not None}
+                      for s in seat_svc.seats(t)]}
+
+
+def _names(table: DigitalTable) -> list[str]:
+    return [p.name for p in table.evening.players]
+
+
+def seat_state(st: TableState, seat: int) -> dict[str, Any]:
+    view = st.view(seat)
+    return {"table_id": st.table.public_id, "status": st.table.status, "version": st.table.version, "seq": st.seq,
+            "seat": seat, "names": _names(st.table),
+            "choices": [] if view is None else [format_action(a, st.ruleset) for a in view.legal_actions],
+            "view": {} if view is None else view.to_dict()}
+
+
+def _error(err: RuleError, table: DigitalTable | None = None) -> Response:
+    if isinstance(err, Forbidden):
+        from ..web.common import error_text
+
+        response = answer(error_body("seat_token", error_text(err), {}), 403)
+        return response
+    if table is None:
+        return rule_error_response(err)
+    ev = table.evening
+    response = rule_error_response(err, evenings.ruleset_of(ev), _names(table))
+    if isinstance(err, StaleTable):
+        response.status_code = 409
+    return response
+
+
+def _seat() -> tuple[DigitalTable, int]:
+    """The table and seat of the request's seat token (Forbidden / NotFound otherwise)."""
+    table_id = request.view_args["table_id"] if request.view_args else ""
+    if not PUBLIC_ID.fullmatch(table_id):
+        raise NotFound(N_("There is no such table."), "table_not_found")
+    table = svc.get_table(table_id)
+    return table, seat_svc.seat_of_token(table, request.headers.get(SEAT_HEADER))
+
+
+# --- the circle's write token: open a table, issue seat tokens -------------------------------
+@routes.operation("/evenings/<evening_id>/table", "GET", summary="The evening's open digital table (or null)",
+                  tag="table", responses={200: ("The open table, or null", "EveningTable")}, query=(PATH_EVENING,))
+def evening_table(circle: Circle, evening_id: str) -> Response:
+    ev = load_evening(circle, evening_id)
+    table = svc.open_table_of(ev)
+    if table is None:
+        return answer({"table": None})
+    return answer({"table": _table_dict(svc.run_computers(table), [p.name for p in ev.players])})
+
+
+@routes.operation("/evenings/<evening_id>/table", "POST", summary="Deal digitally: open a table for the next hand",
+                  tag="table", auth="write", body="TableOpen",
+                  description="Same players, dealer and open rows as the slate; an open table is returned as it is. "
+                              "Computer seats play at once when it is their turn.",
+                  responses={200: ("The table", "EveningTable"), 422: ("The evening is over or complete", "Error")},
+                  query=(PATH_EVENING,), example={"computers": [1, 2]})
+def open_table(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
+    ev = load_evening(circle, evening_id)
+    n = evenings.ruleset_of(ev).n_players
+    computers = set(body.get("computers", []))
+    if any(not 0 <= c < n for c in computers):
+        raise RuleError(N_("There is no seat %(seat)s at this table."), "seat_unknown", seat=max(computers))
+    table = svc.open_table(ev, computers=computers)
+    return answer({"table": _table_dict(svc.load(table), [p.name for p in ev.players])})
+
+
+@routes.operation("/evenings/<evening_id>/table/seats/<int:seat>/token", "POST", tag="table", auth="write",
+                  summary="A new seat token (hand the seat to another phone or client)",
+                  description="The seat's previous token stops working; a computer seat becomes a human seat.",
+                  responses={200: ("The new token, shown once", "SeatTokenIssued"),
+                             422: ("No open table, or no such seat", "Error")},
+                  query=(PATH_EVENING, PATH_SEAT))
+def seat_token(circle: Circle, evening_id: str, seat: int) -> Response:
+    ev = load_evening(circle, evening_id)
+    table = svc.open_table_of(ev)
+    if table is None:
+        raise RuleError(N_("No digital table is open for this evening."), "no_table")
+    token = seat_svc.issue_seat_token(table, seat)
+    return answer({"seat": seat, "token": token, "link": request.host_url.rstrip("/") + f"/s/{token}"})
+
+
+# --- the seat token: join, read, choose, play ---------------------------------------------------
+@routes.operation("/tables/join", "POST", summary="Join a seat with its seat token", tag="table", auth="none",
+                  body="SeatJoin", responses={200: ("The seat's state", "SeatState"),
+                                              403: ("Unknown or replaced seat token", "Error")},
+                  example={"token": "the-seat-token-from-the-link"})
+def join(body: dict[str, Any]) -> Response:
+    try:
+        table, seat = seat_svc.table_of_token(body["token"])
+    except Forbidden as err:
+        return _error(err)
+    seat_svc.mark_joined(table, seat)
+    return answer(seat_state(svc.run_computers(table), seat))
+
+
+@routes.operation("/tables/<table_id>/seat", "GET", summary="The seat's view: its own hand, the table, its choices",
+                  tag="table", auth="none",
+                  description="Poll with `?v=<version>`: 204 while nothing changed.",
+                  responses={200: ("The seat's state", "SeatState"), 204: ("Unchanged", None),
+                             **{k: v for k, v in SEAT_ERRORS.items() if k in (403, 404)}},
+                  query=(PATH_TABLE, {"name": "v", "in": "query", "required": False, "schema": {"type": "integer"},
+                                      "description": "The version the client has."}),
+                  headers=(SEAT_TOKEN_PARAM,))
+def seat_view(table_id: str) -> Response:
+    try:
+        table, seat = _seat()
+    except RuleError as err:
+        return _error(err)
+    st = svc.run_computers(table)
+    if request.args.get("v", type=int) == st.table.version:
+        return Response(status=204)
+    return answer(seat_state(st, seat))
+
+
+def _act(action_of: Any, body: dict[str, Any]) -> Response:
+    try:
+        table, seat = _seat()
+    except RuleError as err:
+        return _error(err)
+    try:
+        action = action_of(svc.load(table))
+        st = svc.act(table, seat, action, expected_seq=body["expected_seq"])
+    except RuleError as err:
+        return _error(err, table)
+    return answer(seat_state(st, seat))
+
+
+def _parse(text: Any, st: TableState, cards: bool) -> int:
+    try:
+        action = text if isinstance(text, int) else parse_action(str(text), st.ruleset)
+    except (ValueError, KeyError):
+        raise RuleError(N_("That is not an action: %(text)s."), "not_an_action", text=str(text)) from None
+    if cards != (0 <= action < 36):
+        if cards:
+            raise RuleError(N_("That is not a card: %(text)s."), "not_a_card", text=str(text))
+        raise RuleError(N_("Play a card with /play."), "play_a_card")
+    return action
+
+
+@routes.operation("/tables/<table_id>/choose", "POST", summary="Choose: pass, a row and contract, Seich, a Komisch block",
+                  tag="table", auth="none", body="TableChoice",
+                  responses={200: ("The seat's state after the choice (and the computers' moves)", "SeatState"),
+                             **SEAT_ERRORS},
+                  query=(PATH_TABLE,), headers=(SEAT_TOKEN_PARAM,), example={"expected_seq": 0, "action": "pass"})
+def choose(table_id: str, body: dict[str, Any]) -> Response:
+    return _act(lambda st: _parse(body["action"], st, cards=False), body)
+
+
+@routes.operation("/tables/<table_id>/play", "POST", summary="Play a card", tag="table", auth="none", body="TablePlay",
+                  responses={200: ("The seat's state after the card (and the computers' moves)", "SeatState"),
+                             **SEAT_ERRORS},
+                  query=(PATH_TABLE,), headers=(SEAT_TOKEN_PARAM,), example={"expected_seq": 1, "card": "H9"})
+def play(table_id: str, body: dict[str, Any]) -> Response:
+    return _act(lambda st: _parse(body["card"], st, cards=True), body)

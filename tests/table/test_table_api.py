@@ -1,0 +1,132 @@
+"""The table's JSON API: open (circle write token), seat tokens, join, read, choose, play;
+out-of-turn, illegal and stale attempts answer 4xx with the reason and change nothing;
+answers fit the OpenAPI schemas; a whole hand is played by API clients alone."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.api.components import SCHEMAS
+from scorekeeper.api.schema import validate
+from scorekeeper.game.cards import Card
+from scorekeeper.game.rulesets import Variant
+
+from .web_helpers import every_card_name, start_evening
+
+API = "/api/v1"
+
+
+def _ok(resp: Any, status: int = 200, schema: str | None = None) -> dict[str, Any]:
+    assert resp.status_code == status, (resp.status_code, resp.get_data(as_text=True)[:400])
+    data = resp.get_json()
+    if schema is not None:
+        validate(data, SCHEMAS[schema], SCHEMAS)
+    assert resp.headers["Cache-Control"] == "no-store"
+    return data
+
+
+def _error(resp: Any, status: int, code: str | None = None) -> dict[str, Any]:
+    assert resp.status_code == status, (resp.status_code, resp.get_data(as_text=True)[:400])
+    err = resp.get_json()["error"]
+    validate(resp.get_json(), SCHEMAS["Error"], SCHEMAS)
+    assert err["message"]
+    if code is not None:
+        assert err["code"] == code, err
+    return err
+
+
+def _open(client: FlaskClient, app: Flask, variant: Variant, computers: list[int]) -> tuple[str, str, dict[str, Any]]:
+    write, evening_id = start_evening(app, variant)
+    auth = {"Authorization": f"Bearer {write}"}
+    assert _ok(client.get(f"{API}/evenings/{evening_id}/table", headers=auth), schema="EveningTable") == {"table": None}
+    table = _ok(client.post(f"{API}/evenings/{evening_id}/table", json={"computers": computers}, headers=auth),
+                schema="EveningTable")["table"]
+    return write, evening_id, table
+
+
+def _token(client: FlaskClient, write: str, evening_id: str, seat: int) -> str:
+    data = _ok(client.post(f"{API}/evenings/{evening_id}/table/seats/{seat}/token",
+                           headers={"Authorization": f"Bearer {write}"}), schema="SeatTokenIssued")
+    assert "/s/" in data["link"]
+    return str(data["token"])
+
+
+def test_a_hand_played_through_the_api(client: FlaskClient, app: Flask) -> None:
+    write, evening_id, table = _open(client, app, Variant.TEAMS, [2, 3])
+    tid = table["id"]
+    tokens = {seat: _token(client, write, evening_id, seat) for seat in (0, 1)}
+    for seat, token in tokens.items():
+        state = _ok(client.post(f"{API}/tables/join", json={"token": token}), schema="SeatState")
+        assert state["seat"] == seat and len(state["view"]["hand"]) == 9
+    rng = random.Random(2)
+    hidden_checked = 0
+    for _ in range(100):
+        states = {s: _ok(client.get(f"{API}/tables/{tid}/seat", headers={"X-Seat-Token": t}), schema="SeatState")
+                  for s, t in tokens.items()}
+        assert client.get(f"{API}/tables/{tid}/seat?v={states[0]['version']}",
+                          headers={"X-Seat-Token": tokens[0]}).status_code == 204
+        if states[0]["view"]["result"] is not None:
+            break
+        # each seat's answer holds its own hand only: the partner's cards never appear
+        own = {s: set(st["view"]["hand"]) for s, st in states.items()}
+        for s, st in states.items():
+            text = str(st)
+            for c in own[1 - s]:
+                assert all(n not in text for n in every_card_name()[int(Card.parse(c))][2:]) and f"'{c}'" not in text
+                hidden_checked += 1
+        mover = next(s for s, st in states.items() if st["view"]["to_move"] == s)
+        st, token, other = states[mover], tokens[mover], tokens[1 - mover]
+        seq = st["seq"]
+        if st["view"]["phase"] == "playing":
+            legal = st["view"]["legal"]
+            illegal = [c for c in st["view"]["hand"] if c not in legal]
+            if illegal:
+                err = _error(client.post(f"{API}/tables/{tid}/play", json={"expected_seq": seq, "card": illegal[0]},
+                                         headers={"X-Seat-Token": token}), 422)
+                assert err["params"]["card"] == illegal[0] and err["code"] in ("must_follow", "must_follow_or_trump", "must_play_trump", "undertrump")
+            other_card = (states[1 - mover]["view"]["hand"] or ["HA"])[0]
+            err = _error(client.post(f"{API}/tables/{tid}/play", json={"expected_seq": seq, "card": other_card},
+                                     headers={"X-Seat-Token": other}), 422)
+            assert err["code"] == "not_your_turn"
+            _error(client.post(f"{API}/tables/{tid}/play", json={"expected_seq": seq + 3, "card": legal[0]},
+                               headers={"X-Seat-Token": token}), 409, "stale")
+            _error(client.post(f"{API}/tables/{tid}/choose", json={"expected_seq": seq, "action": "pass"},
+                               headers={"X-Seat-Token": token}), 422)
+            after = _ok(client.post(f"{API}/tables/{tid}/play", json={"expected_seq": seq, "card": rng.choice(legal)},
+                                    headers={"X-Seat-Token": token}), schema="SeatState")
+        else:
+            _error(client.post(f"{API}/tables/{tid}/choose", json={"expected_seq": seq, "action": "nonsense=x"},
+                               headers={"X-Seat-Token": token}), 422, "not_an_action")
+            after = _ok(client.post(f"{API}/tables/{tid}/choose",
+                                    json={"expected_seq": seq, "action": rng.choice(st["choices"])},
+                                    headers={"X-Seat-Token": token}), schema="SeatState")
+        assert after["seq"] > seq
+    else:
+        raise AssertionError("the hand did not end")
+    assert hidden_checked > 0
+    slate = _ok(client.get(f"{API}/evenings/{evening_id}/slate", headers={"Authorization": f"Bearer {write}"}))
+    assert slate["hands_dealt"] == 1
+
+
+def test_seat_tokens_are_checked(client: FlaskClient, app: Flask) -> None:
+    write, evening_id, table = _open(client, app, Variant.THREE, [])
+    tid = table["id"]
+    _error(client.get(f"{API}/tables/{tid}/seat"), 403, "seat_token")
+    _error(client.get(f"{API}/tables/{tid}/seat", headers={"X-Seat-Token": "nope"}), 403, "seat_token")
+    _error(client.post(f"{API}/tables/join", json={"token": "nope"}), 403, "seat_token")
+    old = _token(client, write, evening_id, 0)
+    new = _token(client, write, evening_id, 0)  # handed to another client: the old token is shut out
+    _error(client.get(f"{API}/tables/{tid}/seat", headers={"X-Seat-Token": old}), 403, "seat_token")
+    _ok(client.get(f"{API}/tables/{tid}/seat", headers={"X-Seat-Token": new}), schema="SeatState")
+    _error(client.get(f"{API}/tables/unknown/seat", headers={"X-Seat-Token": new}), 404)
+    # a token of one table opens no other table
+    write2, evening2, table2 = _open(client, app, Variant.THREE, [])
+    _error(client.get(f"{API}/tables/{table2['id']}/seat", headers={"X-Seat-Token": new}), 403, "seat_token")
+    # the view token cannot open tables or issue seat tokens
+    resp = client.post(f"{API}/evenings/{evening_id}/table/seats/1/token")
+    assert resp.status_code == 401
+    assert write2 and evening2
