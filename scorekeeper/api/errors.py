@@ -150,8 +150,8 @@ def rule_error_response(
 
 def http_error_response(exc: HTTPException) -> Response:
     """Werkzeug's HTTP errors (routing, 405, 413, a bad request) as JSON."""
-    code = {404: "not_found", 405: "method_not_allowed", 413: "too_large", 415: "unsupported_media_type",
-            500: "internal"}.get(exc.code or 500, "bad_request")
+    code = {401: "token_required", 403: "read_only", 404: "not_found", 405: "method_not_allowed",
+            413: "too_large", 415: "unsupported_media_type", 500: "internal"}.get(exc.code or 500, "bad_request")
     status = exc.code if exc.code and 400 <= exc.code < 600 else 400
     response = api_error_response(ApiError(code, status))
     if exc.code == 405:
