@@ -161,6 +161,7 @@ def estimate_by_playouts(
     first = best_block(hand, (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE), shape_of(n, ruleset.teams))
     tables = {c: points_table(c, ruleset.undenufe_six11, (first,)) for c in contracts}
     samples = 0
+    last = t0
     while samples < max_samples:
         rng.shuffle(unseen)
         hands = [0] * n
@@ -173,8 +174,10 @@ def estimate_by_playouts(
             pts, won = policy_playout(hands, seat, modes, tables[c], (), teams, rng.random, EPSILON, c.is_misere, teams[seat])
             totals[c] += hand_value(teams, seat, seat, c.is_misere, nt, pts, won)
         samples += 1
-        if time.perf_counter() >= deadline:
+        now = time.perf_counter()
+        if now + (now - last) >= deadline:  # the next sample would end past the deadline
             break
+        last = now
     return {c: totals[c] / samples for c in contracts}
 
 

@@ -31,7 +31,7 @@ from scorekeeper.engine.fast import points_table, schedule_ids
 from scorekeeper.engine.rules import trick_status
 from scorekeeper.engine.tables import FULL, JACK, OBENABE_ID, SUIT_MASK, TUTTI_ID, UNDENUFE_ID, mode_id
 from scorekeeper.engine.view import SeatView
-from scorekeeper.game.contracts import Kind, Mode, TrickMode
+from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
 from scorekeeper.game.rulesets import RuleSet
 
 TOTAL_POINTS = 157
@@ -103,6 +103,8 @@ class Knowledge:
     won_tricks: tuple[int, ...]
     declarer: int
     misere: bool
+    contract: Contract | None = None
+    played_by: tuple[int, ...] = ()  # cards each seat has played in this hand
 
     @classmethod
     def from_view(cls, view: SeatView, ruleset: RuleSet) -> "Knowledge":
@@ -112,13 +114,18 @@ class Knowledge:
         nt = ruleset.n_tricks
         hand = mask(view.hand)
         played = 0
+        played_by = [0] * n
         allowed = [FULL] * n
         for t in view.tricks:
             cs = tuple(int(c) for c in t.cards)
             played |= mask(cs)
+            for i, c in enumerate(cs):
+                played_by[(t.leader + i) % n] |= 1 << c
             infer_voids(mode_id(t.mode), cs, t.leader, n, allowed)
         trick = tuple(int(c) for c in view.trick)
         played |= mask(trick)
+        for i, c in enumerate(trick):
+            played_by[(view.leader + i) % n] |= 1 << c
         if trick and view.trick_mode is not None:
             infer_voids(mode_id(view.trick_mode), trick, view.leader, n, allowed)
         unknown = FULL & ~played & ~hand
@@ -156,6 +163,8 @@ class Knowledge:
             won_tricks=tuple(view.tricks_won),
             declarer=view.declarer,
             misere=contract.is_misere,
+            contract=contract,
+            played_by=tuple(played_by),
         )
 
     @property

@@ -5,15 +5,29 @@ A weighted random greedy deal (most constrained card first, a seat drawn in
 proportion to the room it has left) almost always succeeds; when it gets stuck
 a capacity-respecting bipartite matching (augmenting paths) finds a consistent
 deal, which always exists since the real deal is one.
+
+``plausible_hands`` also reads the bidding: the declarer chose the contract, so
+deals where her hand suits it are kept more often (rejection sampling with
+``declarer_judge``), as a Jass player assumes the trumps sit with the declarer.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from typing import Callable
 
 from scorekeeper.engine.tables import card_ints
+from scorekeeper.game.contracts import Kind
+from scorekeeper.game.rulesets import RuleSet
 
+from .handeval import contract_points, shape_of
 from .knowledge import Knowledge
+
+# A declarer's hand is judged against what a chosen contract usually promises:
+# plausibility is a logistic of (estimate - centre) / scale, per table shape.
+JUDGE_CENTRE = {"three": 65.0, "teams": 90.0, "solo4": 50.0}
+JUDGE_SCALE = 10.0
 
 _GREEDY_TRIES = 8
 
@@ -51,21 +65,19 @@ def _matching(cards: list[int], opts: dict[int, list[int]], room: dict[int, int]
         seats = list(opts[c])
         rng.shuffle(seats)
         for s in seats:
+            if s in seen:
+                continue
+            seen.add(s)
             if len(holder[s]) < room[s]:
                 holder[s].append(c)
                 owner[c] = s
                 return True
-        for s in seats:
-            if s in seen:
-                continue
-            seen.add(s)
             for other in list(holder[s]):
-                holder[s].remove(other)
-                if place(other, seen):
+                if place(other, seen):  # ``other`` moved to a seat not yet seen, never back to s
+                    holder[s].remove(other)
                     holder[s].append(c)
                     owner[c] = s
                     return True
-                holder[s].append(other)
         return False
 
     for c in cards:
@@ -96,4 +108,41 @@ def sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
     hands[k.seat] = k.hand
     for c, s in owner.items():
         hands[s] |= 1 << c
+    return hands
+
+
+Judge = Callable[[list[int]], float]  # a deal -> how plausible (0..1) the bidding makes it
+PLAUSIBLE_TRIES = 6
+
+
+def declarer_judge(k: Knowledge, ruleset: RuleSet) -> Judge | None:
+    """How well a sampled deal fits the declarer's choice: a declarer (other than
+    this seat) chose the contract, so her hand as dealt (the sampled cards plus
+    those she played) probably suits it. None when the seat itself declared."""
+    if k.seat == k.declarer or k.contract is None or not k.played_by:
+        return None
+    d = k.declarer
+    contract = k.contract
+    shape = shape_of(ruleset.n_players, ruleset.teams)
+    if contract.kind is Kind.KOMISCH:
+        return None
+    mid = JUDGE_CENTRE[shape]
+    played = k.played_by[d]
+
+    def judge(hands: list[int]) -> float:
+        v = contract_points(contract, hands[d] | played, shape)
+        return 1.0 / (1.0 + math.exp(-(v - mid) / JUDGE_SCALE))
+
+    return judge
+
+
+def plausible_hands(k: Knowledge, rng: random.Random, judge: Judge | None) -> list[int]:
+    """``sample_hands``, reweighted by rejection towards deals that fit the bidding."""
+    hands = sample_hands(k, rng)
+    if judge is None:
+        return hands
+    for _ in range(PLAUSIBLE_TRIES):
+        if rng.random() < judge(hands):
+            return hands
+        hands = sample_hands(k, rng)
     return hands

@@ -19,7 +19,7 @@ from scorekeeper.game.rulesets import RuleSet
 
 from .knowledge import Knowledge
 from .playout import policy_playout
-from .sampler import sample_hands
+from .sampler import Judge, declarer_judge, plausible_hands
 
 MAX_BUDGET_MS = 1000
 EPSILON = 0.08
@@ -53,6 +53,7 @@ def search_card(
     min_samples: int = 1,
     z: float = 2.5,
     max_samples: int | None = None,
+    read_bidding: bool = True,
 ) -> int:
     """The card (an action id 0..35) the search prefers. ``view`` must be the
     seat's view with its turn to play. It samples until ``budget_ms`` is spent
@@ -77,8 +78,10 @@ def search_card(
     values: list[list[float]] = [[] for _ in legal]
     samples = 0
     playouts = 0
+    judge = declarer_judge(k, ruleset) if read_bidding else None
+    last = t0
     while True:
-        hands = sample_hands(k, rng)
+        hands = plausible_hands(k, rng, judge)
         modes = k.modes(rng)
         mine = hands[seat]
         for i, c in enumerate(legal):
@@ -89,8 +92,11 @@ def search_card(
             values[i].append(k.value([won_p[s] + pts[s] for s in range(n)], [won_t[s] + won[s] for s in range(n)]))
         playouts += n_legal
         samples += 1
-        if samples >= min_samples and time.perf_counter() >= deadline:
+        now = time.perf_counter()
+        # stop before a sample that would end past the deadline
+        if samples >= min_samples and now + (now - last) >= deadline:
             break
+        last = now
         if samples >= cap or (samples >= CHECK_FROM and samples % CHECK_EVERY == 0 and settled(values, z)):
             break
     STATS.decisions += 1

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.bots.knowledge import Knowledge, infer_voids, mask
-from scorekeeper.bots.sampler import sample_hands
+from scorekeeper.bots.sampler import _matching, sample_hands
 from scorekeeper.engine import HandSetup, HandState, announce_action
-from scorekeeper.engine.tables import FULL, SUIT_MASK
+from scorekeeper.engine.tables import FULL, SUIT_MASK, card_ints
 from scorekeeper.game.cards import Card, Suit, parse_cards
 from scorekeeper.game.contracts import OBENABE, Contract, suit_contract
 
@@ -131,3 +131,37 @@ def test_own_hand_and_played_cards_are_never_unknown(contract: Contract) -> None
     k = knowledge(s, 1)
     assert k.unknown & k.hand == 0
     assert k.unknown >> int(s.tricks[0].cards[0]) & 1 == 0 if s.tricks else k.unknown >> s.history[-1] & 1 == 0
+
+
+def check_deal(k: Knowledge, hands: list[int]) -> None:
+    assert [h.bit_count() for h in hands] == list(k.sizes)
+    union = 0
+    for s, h in enumerate(hands):
+        assert h & ~k.allowed[s] == 0
+        assert union & h == 0
+        union |= h
+    assert union == k.unknown | k.hand
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_every_position_of_random_hands_samples_consistently(n: int) -> None:
+    """Both the greedy deal and the matching fallback (forced here) respect sizes and voids."""
+    rs = any_ruleset(n, teams=n == 4)
+    rng = random.Random(n)
+    for seed in range(40 if SOAK else 8):
+        state = new_state(rs, seed)
+        state.apply(announce_action(rs, "any", rng.choice(contracts_for(n))))
+        while not state.is_terminal():
+            if state.phase.value == "playing":
+                k = Knowledge.from_view(state.observation(state.current_player()), rs)
+                check_deal(k, sample_hands(k, rng))
+                others = [s for s in range(n) if s != k.seat]
+                cards = list(card_ints(k.unknown))
+                owner = _matching(cards, {c: [s for s in others if k.allowed[s] >> c & 1] for c in cards}, {s: k.sizes[s] for s in others}, rng)
+                assert owner is not None
+                hands = [0] * n
+                hands[k.seat] = k.hand
+                for c, s in owner.items():
+                    hands[s] |= 1 << c
+                check_deal(k, hands)
+            state.apply(rng.choice(state.legal_actions()))
