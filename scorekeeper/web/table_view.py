@@ -94,7 +94,7 @@ def choice_label(ruleset: RuleSet, action: int) -> Choice:
     row = ruleset.row(key)
     name = row_label(row, deck)
     label = contract_label(contract, deck)
-    return Choice(action, label if label == name else f"{label}", f"{name} ×{row.factor}")
+    return Choice(action, label, f"{name} ×{row.factor}")
 
 
 def _trick(view: SeatView, leader: int, cards: Sequence[Card], names: Sequence[str], deck: DeckStyle | str
@@ -114,7 +114,9 @@ def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPag
     playing = None
     if view.contract is not None and view.row_key is not None:
         row = ruleset.row(view.row_key)
-        playing = f"{contract_label(view.contract, deck)} · {row_label(row, deck)} ×{row.factor}"
+        played_as, row_name = contract_label(view.contract, deck), row_label(row, deck)
+        same = played_as.casefold() == row_name.casefold()
+        playing = f"{row_name} ×{row.factor}" if same else f"{played_as} · {row_name} ×{row.factor}"
     last = view.tricks[-1] if view.tricks else None
     page = SeatPage(
         seat=view.seat,

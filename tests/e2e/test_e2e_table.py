@@ -1,0 +1,91 @@
+"""Four phones (browser contexts at 360 px) play a digitally dealt hand to its end and the
+result shows on the slate; a tap on an illegal card is explained; no page scrolls sideways."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
+NAMES = ["Anna", "Beat", "Cla", "Dora"]
+
+
+def _new_teams_evening(page: Any, base: str) -> str:
+    page.goto(base + "/")
+    page.fill("input[name=name]", "Digital-Jass")
+    page.click("button[type=submit]")
+    page.goto(page.input_value("#write-link"))
+    page.click("text=Two teams of two")
+    for seat, name in enumerate(NAMES):
+        page.fill(f"input[name=seat_{seat}]", name)
+    page.click("text=Start the evening")
+    page.wait_for_selector("#slate")
+    return str(page.url)
+
+
+def _no_sideways_scroll(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) -> None:
+    organizer = phone()
+    slate_url = _new_teams_evening(organizer, live_server)
+    organizer.click("text=Deal digitally")
+    organizer.wait_for_selector("text=Digital table")
+    organizer.click("text=Show the links and QR codes of the empty seats")
+    organizer.wait_for_selector(".seat-link svg")
+    links = [organizer.input_value(f"#seat-link-{i}") for i in range(1, 5)]
+    assert organizer.locator(".seat-link .qr svg").count() == 4
+    phones = []
+    for link in links:  # the organizer's phone is one of the four: it opens Anna's link itself
+        p = organizer if not phones else phone()
+        p.goto(link)
+        p.wait_for_selector("#seat-live")
+        assert "/s/" not in p.url
+        phones.append(p)
+    for seat, p in enumerate(phones):
+        assert p.locator(".seat-head strong").inner_text() == NAMES[seat]
+        assert p.locator(".hand .card").count() == 9
+        _no_sideways_scroll(p)
+    explained = False
+    moves = 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline:
+        if phones[0].locator("[data-result]").count():
+            break
+        mover = next((p for p in phones if p.locator(".turn.mine").count()), None)
+        if mover is None:
+            time.sleep(0.2)
+            continue
+        before = mover.locator("#seat-live").get_attribute("data-version")
+        if mover.locator("[data-choice]").count():
+            mover.locator("[data-choice]").first.click()
+        else:
+            illegal = mover.locator(".hand .card:not(.legal)")
+            if not explained and illegal.count():
+                illegal.first.click()
+                mover.wait_for_selector("[data-error]")
+                assert "not" in mover.locator("[data-error]").inner_text()
+                explained = True
+                continue
+            mover.locator(".hand .card.legal").first.click()
+        mover.wait_for_function(
+            f"(document.querySelector('#seat-live') || {{}}).dataset?.version !== '{before}'", timeout=10_000)
+        moves += 1
+        if moves == 8:
+            mover.screenshot(path=str(SHOTS / "table-mid-hand-360.png"), full_page=True)
+    else:
+        pytest.fail("the hand did not end in time")
+    for p in phones:  # every phone sees the result (polling)
+        p.wait_for_selector("[data-result]", timeout=10_000)
+    phones[1].screenshot(path=str(SHOTS / "table-seat-360.png"), full_page=True)
+    check = phone()
+    check.goto(slate_url)
+    assert check.locator("#slate td.filled").count() == 1
