@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -144,13 +144,17 @@ def manage_close(token: str, evening_id: str) -> Page:
 
 
 # --- the seats (a phone each) -------------------------------------------------------------
+def _seat_refused() -> str:
+    return render_template("errors/error.html", title=_("Seat link not valid"),
+                           text=_("This seat link is not valid (any more). Ask for a new one."))
+
+
 @bp.route("/s/<seat_token>")
 def join(seat_token: str) -> Page:
     try:
         table, seat = seat_svc.table_of_token(seat_token)
     except Forbidden:
-        return render_template("errors/error.html", title=_("Seat link not valid"),
-                               text=_("This seat link is not valid (any more). Ask for a new one.")), 403
+        return _seat_refused(), 403
     seat_svc.mark_joined(table, seat)
     response = redirect(url_for("table.seat", table_id=table.public_id))
     response.set_cookie(SEAT_COOKIE, seat_token, max_age=COOKIE_MAX_AGE, path=f"/t/{table.public_id}",
@@ -163,7 +167,7 @@ def _seat(table_id: str) -> tuple[DigitalTable, int, Evening]:
         table = svc.get_table(table_id)
         seat = seat_svc.seat_of_token(table, request.cookies.get(SEAT_COOKIE))
     except (NotFound, Forbidden):
-        abort(403)
+        abort(make_response(_seat_refused(), 403))
     evening = table.evening
     return table, seat, evening
 

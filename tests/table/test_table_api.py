@@ -13,7 +13,9 @@ from flask.testing import FlaskClient
 from scorekeeper.api.components import SCHEMAS
 from scorekeeper.api.schema import validate
 from scorekeeper.game.cards import Card
+from scorekeeper.engine.tables import card_ints
 from scorekeeper.game.rulesets import Variant
+from scorekeeper.services import table as tables
 
 from .web_helpers import every_card_name, start_evening
 
@@ -64,6 +66,7 @@ def test_a_hand_played_through_the_api(client: FlaskClient, app: Flask) -> None:
         assert state["seat"] == seat and len(state["view"]["hand"]) == 9
     rng = random.Random(2)
     hidden_checked = 0
+    names_of = every_card_name()
     for _ in range(100):
         states = {s: _ok(client.get(f"{API}/tables/{tid}/seat", headers={"X-Seat-Token": t}), schema="SeatState")
                   for s, t in tokens.items()}
@@ -71,13 +74,18 @@ def test_a_hand_played_through_the_api(client: FlaskClient, app: Flask) -> None:
                           headers={"X-Seat-Token": tokens[0]}).status_code == 204
         if states[0]["view"]["result"] is not None:
             break
-        # each seat's answer holds its own hand only: the partner's cards never appear
-        own = {s: set(st["view"]["hand"]) for s, st in states.items()}
+        # each seat's answer holds its own hand only: no card of another hand (partner or computer) appears
+        with app.app_context():
+            truth = tables.load(tables.get_table(tid)).state
+            assert truth is not None
+            hands = {s: card_ints(m) for s, m in enumerate(truth.hands)}
         for s, st in states.items():
             text = str(st)
-            for c in own[1 - s]:
-                assert all(n not in text for n in every_card_name()[int(Card.parse(c))][2:]) and f"'{c}'" not in text
-                hidden_checked += 1
+            assert sorted(int(Card.parse(c)) for c in st["view"]["hand"]) == sorted(hands[s])
+            for other_seat, cards in hands.items():
+                for c in cards if other_seat != s else ():
+                    assert all(n not in text for n in names_of[c][2:]) and f"'{Card(c).name}'" not in text
+                    hidden_checked += 1
         mover = next(s for s, st in states.items() if st["view"]["to_move"] == s)
         st, token, other = states[mover], tokens[mover], tokens[1 - mover]
         seq = st["seq"]

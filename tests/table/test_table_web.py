@@ -109,7 +109,8 @@ def test_seat_cookie_handover_and_poll(app: Flask) -> None:
     assert phone.client.get(phone.seat_url + f"/poll?v={version}").status_code == 204
     assert phone.client.get(phone.seat_url + "/poll?v=999").status_code == 200
     # a stranger without the cookie sees nothing
-    assert app.test_client().get(phone.seat_url).status_code == 403
+    refused = app.test_client().get(phone.seat_url)
+    assert refused.status_code == 403 and "Seat link not valid" in refused.get_data(as_text=True)
     # hand the seat to another phone: the old one is shut out
     manage = admin.get(f"/c/{write}/e/{evening_id}/table").get_data(as_text=True)
     r = admin.post(f"/c/{write}/e/{evening_id}/table/links", data={"csrf_token": csrf(manage), "seat": 1})
