@@ -9,6 +9,7 @@ Nothing is ever updated in place or deleted except the evening's status/version.
 from __future__ import annotations
 
 import random
+import re
 import secrets
 from typing import Callable, Sequence
 
@@ -27,6 +28,8 @@ from . import tx
 from .circles import clean_name, get_or_create_player, PLAYER_NAME_MAX
 from .entries import LogItem, audit_trail, build_slate, effective_cuts, hand_fields, ranking_text, replay
 from .errors import NotFound, StaleVersion
+
+_PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 __all__ = [
     "correct_entry",
@@ -52,10 +55,19 @@ def ruleset_of(evening: Evening) -> RuleSet:
     return RuleSet.from_dict(evening.ruleset)
 
 
+def _public_id(public_id: str) -> str:
+    """A well-formed public id (url-safe token characters), else NotFound: nothing odd
+    (a NUL byte, say, which PostgreSQL refuses in text) ever reaches the database."""
+    text = str(public_id)
+    if not _PUBLIC_ID.fullmatch(text):
+        raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
+    return text
+
+
 def get_evening(circle: Circle, public_id: str) -> Evening:
     """The circle's evening with that public id; raises NotFound."""
     ev = tx.session().execute(
-        select(Evening).where(Evening.public_id == str(public_id)[:64], Evening.circle_id == circle.id)
+        select(Evening).where(Evening.public_id == _public_id(public_id), Evening.circle_id == circle.id)
     ).scalar_one_or_none()
     if ev is None:
         raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
@@ -82,7 +94,7 @@ def load_slate(evening: Evening) -> Slate:
 def version_of(circle: Circle, public_id: str) -> int:
     """The evening's current version, by one small query (what phones poll); raises NotFound."""
     version = tx.session().execute(
-        select(Evening.version).where(Evening.public_id == str(public_id)[:64], Evening.circle_id == circle.id)
+        select(Evening.version).where(Evening.public_id == _public_id(public_id), Evening.circle_id == circle.id)
     ).scalar_one_or_none()
     if version is None:
         raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
@@ -117,7 +129,11 @@ def result(evening: Evening, slate: Slate | None = None) -> tuple[Result, Payout
 
 # --- starting ----------------------------------------------------------------------
 def _check_request_id(request_id: str) -> str:
-    if not isinstance(request_id, str) or not 1 <= len(request_id) <= REQUEST_ID_LEN:
+    if (
+        not isinstance(request_id, str)
+        or not 1 <= len(request_id) <= REQUEST_ID_LEN
+        or not (request_id.isascii() and request_id.isprintable())
+    ):
         raise RuleError(N_("This form is out of date. Please try again."), "request_id")
     return request_id
 

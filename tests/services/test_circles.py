@@ -99,3 +99,18 @@ def test_the_snapshot_keeps_the_rules_it_was_played_with(app: Flask) -> None:
         db.session.expire_all()
         loaded = evenings.ruleset_of(db.session.get(type(ev), ev.id))
         assert loaded.row("suit_H").factor == 9 and loaded.row("slalom").factor == 7
+
+
+@pytest.mark.parametrize("odd", ["ab\x00cd", "../x", "a b", "é", "x" * 65])
+def test_odd_evening_ids_and_request_ids_never_reach_the_database(app: Flask, odd: str) -> None:
+    """PostgreSQL refuses a NUL byte in text: such input must be a clean NotFound / RuleError."""
+    with app.app_context():
+        circle, _, _ = circles.create_circle("Jassrunde")
+        with pytest.raises(NotFound):
+            evenings.get_evening(circle, odd)
+        with pytest.raises(NotFound):
+            evenings.version_of(circle, odd)
+        rs = default_ruleset(Variant.THREE)
+        with pytest.raises(RuleError) as bad:
+            evenings.start_evening(circle, ruleset=rs, player_names=["A", "B", "C"], first_dealer=0, request_id="a\x00b")
+        assert bad.value.code == "request_id"
