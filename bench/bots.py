@@ -18,7 +18,11 @@ Contract choice, separately: on each deal the bot's seat must choose from all
 eight open rows of the team game; the hand is then played with the rule-based
 player on all four seats, and compared with a random open row (and, for a joker,
 a random contract) played the same way on the same deal. Shown as the declaring
-team's card points and as the slate score (floor(points / 10) x factor).
+team's card points and as the slate score (floor(points / 10) x factor). A
+single deal's slate score rewards taking the highest factor whatever the hand,
+so whole evenings are measured too (``--pairs / 10`` of them): one team fills
+all eight rows on eight deals, by the bot's choices or by random open rows on
+the same deals, and the slate totals are compared.
 
 The last line is exactly:
 ``bots vs_random_points=<x> vs_rulebased_points=<x> p95_ms=<n> pairs=<n>``
@@ -80,7 +84,9 @@ def card_play(rs: RuleSet, pairs: int, seed: int, bot: Agent, other: Agent) -> l
 
 
 def contract_choice(rs: RuleSet, deals: int, seed: int, choose: Agent, easy: Agent) -> tuple[list[int], list[int], list[int], list[int]]:
-    """(bot card points, random card points, bot slate score, random slate score) per deal."""
+    """(bot card points, random card points, bot slate score, random slate score) per deal.
+    Only the bot's team has open rows: its two seats bid (forehand may pass to
+    the partner, who then must choose)."""
     rng = random.Random(seed)
     keys = tuple(r.key for r in rs.rows)
     setup = HandSetup(rs, 3, (keys, ()))  # only seat 0's team has open rows: it must choose
@@ -88,20 +94,61 @@ def contract_choice(rs: RuleSet, deals: int, seed: int, choose: Agent, easy: Age
     for _ in range(deals):
         deck = shuffle_deck(rng)
         state = HandState(setup, deck)
-        mine = choose(state.observation(0))
         options = [a for a in state.legal_actions() if decode_announce(rs, a) is not None]
+        mine = bidding(state, choose)
         row = rs.row(decode_announce(rs, rng.choice(options))[0])  # type: ignore[index]
         theirs = rng.choice([a for a in options if rs.rows[(a - 64) // 32].key == row.key])
-        for action, pts_list, val_list in ((mine, bot_pts, bot_val), (theirs, rnd_pts, rnd_val)):
-            st = HandState(setup, deck)
-            st.apply(action)
-            while not st.is_terminal():
-                st.apply(easy(st.observation(st.current_player())))
-            r = st.result()
-            pts = 257 if r.match else r.declarer_points
+        for bids, pts_list, val_list in ((mine, bot_pts, bot_val), ([theirs], rnd_pts, rnd_val)):
+            pts, value = play_choice(rs, setup, deck, bids, easy)
             pts_list.append(pts)
-            val_list.append(pts // 10 * rs.row(r.row_key).factor)  # type: ignore[arg-type]
+            val_list.append(value)
     return bot_pts, rnd_pts, bot_val, rnd_val
+
+
+def bidding(state: HandState, choose: Agent) -> list[int]:
+    """Bid with ``choose`` on every seat until a contract is announced; the actions."""
+    out = []
+    while state.phase.value == "bidding":
+        out.append(choose(state.observation(state.current_player())))
+        state.apply(out[-1])
+    return out
+
+
+def play_choice(rs: RuleSet, setup: HandSetup, deck: tuple[int, ...], bids: list[int], easy: Agent) -> tuple[int, int]:
+    """(declaring team's card points, 257 for a match; slate score) of a hand bid with ``bids``."""
+    st = HandState(setup, deck)
+    for a in bids:
+        st.apply(a)
+    while not st.is_terminal():
+        st.apply(easy(st.observation(st.current_player())))
+    r = st.result()
+    pts = 257 if r.match else r.declarer_points
+    return pts, pts // 10 * rs.row(r.row_key).factor  # type: ignore[arg-type]
+
+
+def evenings(rs: RuleSet, n: int, seed: int, choose: Agent, easy: Agent) -> tuple[list[int], list[int]]:
+    """Slate totals of whole evenings (one team fills all its rows, one hand per row,
+    the same deals): the bot's choices, and random open rows."""
+    rng = random.Random(seed)
+    keys = tuple(r.key for r in rs.rows)
+    totals: tuple[list[int], list[int]] = ([], [])
+    for _ in range(n):
+        decks = [shuffle_deck(rng) for _ in keys]
+        for who, out in enumerate(totals):
+            open_rows = list(keys)
+            total = 0
+            for deck in decks:
+                setup = HandSetup(rs, 3, (tuple(open_rows), ()))
+                state = HandState(setup, deck)
+                if who == 0:
+                    bids = bidding(state, choose)
+                else:
+                    bids = [rng.choice([a for a in state.legal_actions() if decode_announce(rs, a) is not None])]
+                _, value = play_choice(rs, setup, deck, bids, easy)
+                total += value
+                open_rows.remove(decode_announce(rs, bids[-1])[0])  # type: ignore[index]
+            out.append(total)
+    return totals
 
 
 def mean_se(xs: list[float]) -> tuple[float, float]:
@@ -148,7 +195,8 @@ def main(argv: list[str] | None = None) -> None:
     med = statistics.median(times) if times else 0.0
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
     mx = times[-1] if times else 0.0
-    print(f"decision time (ms, {len(times)} decisions with a choice): median {med:.0f}  p95 {p95:.0f}  max {mx:.0f}")
+    avg = statistics.fmean(times) if times else 0.0
+    print(f"decision time (ms, {len(times)} decisions with a choice): median {med:.0f}  p95 {p95:.0f}  max {mx:.0f}  mean {avg:.0f}")
     pps = STATS.playouts / STATS.seconds if STATS.seconds else 0.0
     print(f"search: {STATS.playouts} playouts in {STATS.seconds:.1f} s = {pps:,.0f} playouts/s")
 
@@ -162,6 +210,12 @@ def main(argv: list[str] | None = None) -> None:
     vr, svr = mean_se([float(x) for x in rv])
     print(f"contract choice ({len(bp)} deals, rule-based play): own choice {mb:.1f} +- {sb:.1f} card points,"
           f" slate {vb:.1f} +- {svb:.1f}; random open row {mr:.1f} +- {sr:.1f} card points, slate {vr:.1f} +- {svr:.1f}")
+    n_even = max(1, args.pairs // 10)
+    own, rnd = evenings(rs, n_even, args.seed + 3, bidder, easy)
+    mo, so = mean_se([float(x) for x in own])
+    mr2, sr2 = mean_se([float(x) for x in rnd])
+    print(f"whole evenings ({n_even}, all 8 rows, same deals): own choices {mo:.0f} +- {so:.0f} slate points,"
+          f" random open rows {mr2:.0f} +- {sr2:.0f}")
     print(f"bots vs_random_points={m_r:.1f} vs_rulebased_points={m_e:.1f} p95_ms={round(p95)} pairs={args.pairs}")
 
 

@@ -23,7 +23,7 @@ from .sampler import Judge, declarer_judge, plausible_hands
 
 MAX_BUDGET_MS = 1000
 EPSILON = 0.08
-MAX_SAMPLES = 400  # determinizations per decision at most
+MAX_SAMPLES = 160  # determinizations per decision at most
 CHECK_FROM = 16  # samples before the search may stop early
 CHECK_EVERY = 8
 
@@ -106,7 +106,7 @@ def search_card(
     return legal[best]
 
 
-def settled(values: list[list[float]], z: float = 2.5, indifferent: float = 1.0) -> bool:
+def settled(values: list[list[float]], z: float = 2.5, indifferent: float = 2.0) -> bool:
     """Whether more samples cannot change the choice much: the leading card is
     ahead of every other by ``z`` standard errors of the paired difference, or
     the difference is surely below ``indifferent`` points."""
