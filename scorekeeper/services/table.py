@@ -226,10 +226,11 @@ def _append(s: Session, st: TableState, seat: int, action: int, expected_seq: in
     """Check and store one action inside a write transaction (the table row locked)."""
     state, hand = st.state, st.hand
     assert state is not None and hand is not None
-    if expected_seq != st.seq:
-        raise StaleTable(st.seq)
+    seq = st.seq
+    if expected_seq != seq:
+        raise StaleTable(seq)
     state.apply(action, seat)  # IllegalAction / IllegalCard: raised before anything is written
-    s.add(TableAction(hand_id=hand.id, seq=st.seq + 1, seat=seat, action=action, computer=computer))
+    s.add(TableAction(hand_id=hand.id, seq=seq + 1, seat=seat, action=action, computer=computer))
     st.table.version += 1
     return state
 

@@ -38,8 +38,11 @@ def test_four_computers_play_a_hand_onto_the_slate(app: Flask, variant: Variant)
         rows = list(db.session.execute(select(EntryRow).where(EntryRow.evening_id == ev.id)).scalars())
         assert [r.digital for r in rows] == [True]
         assert slate.entries[0] == st.state.result().to_entry()  # type: ignore[union-attr]
-        # every action is stored, and the stored actions replay to the same result
-        assert _count(TableAction) == len(st.state.history)  # type: ignore[union-attr]
+        # every action is stored, numbered 1, 2, 3... in order, and they replay to the same result
+        stored = list(db.session.execute(select(TableAction).order_by(TableAction.id)).scalars())
+        assert [a.seq for a in stored] == list(range(1, len(st.state.history) + 1))  # type: ignore[union-attr]
+        assert [a.action for a in stored] == st.state.history  # type: ignore[union-attr]
+        assert all(a.computer for a in stored)
         # the next hand: dealt by the next dealer, with the slate's open rows
         st2 = tables.deal_next(table, rng=random.Random(8))
         assert st2.hand is not None and st2.hand.number == 2 and st2.hand.dealer == 2 % n

@@ -1,0 +1,102 @@
+"""Two requests at the same moment (two threads, two app contexts, one database file or
+PostgreSQL): the same tap from two phones stores once; two workers letting the computers
+play at once store one consistent hand. The check-then-write window is widened on
+purpose (a slow ``HandState.replay`` inside the locked transaction)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any, Callable
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from scorekeeper.engine import HandState
+from scorekeeper.extensions import db
+from scorekeeper.game.rulesets import Variant
+from scorekeeper.models import EntryRow, TableAction
+from scorekeeper.services import table as tables
+from scorekeeper.services import table_seats as seats
+from scorekeeper.services.table import StaleTable
+
+from .table_helpers import start
+
+WINDOW = 0.05
+
+
+def _race(app: Flask, jobs: list[Callable[[], Any]]) -> list[Any]:
+    results: list[Any] = [None] * len(jobs)
+    barrier = threading.Barrier(len(jobs))
+
+    def run(i: int) -> None:
+        try:
+            with app.app_context():
+                barrier.wait(timeout=10)
+                results[i] = jobs[i]()
+        except BaseException as exc:  # noqa: BLE001 - reported to the test thread
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+def _slow_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = HandState.replay.__func__  # type: ignore[attr-defined]
+
+    def slow(cls: type[HandState], *args: Any, **kwargs: Any) -> HandState:
+        time.sleep(WINDOW)
+        return real(cls, *args, **kwargs)
+
+    monkeypatch.setattr(HandState, "replay", classmethod(slow))
+
+
+def test_the_same_tap_from_two_phones_stores_once(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    with app.app_context():
+        ev = start(Variant.TEAMS)
+        table = tables.open_table(ev, rng=random.Random(1))
+        public_id = table.public_id
+        st = tables.load(table)
+        mover = st.to_move()
+        action = st.view(mover).legal_actions[-1]  # type: ignore[union-attr]
+    _slow_replay(monkeypatch)
+
+    def tap() -> int:
+        t = tables.get_table(public_id)
+        return tables.act(t, mover, action, expected_seq=0).seq  # type: ignore[arg-type]
+
+    results = _race(app, [tap, tap])
+    assert sorted(type(r).__name__ for r in results) == ["StaleTable", "int"], results
+    assert isinstance(next(r for r in results if not isinstance(r, int)), StaleTable)
+    with app.app_context():
+        assert db.session.execute(select(func.count()).select_from(TableAction)).scalar_one() == 1
+
+
+def test_two_workers_running_the_computers_store_one_hand(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    with app.app_context():
+        ev = start(Variant.THREE)
+        table = tables.open_table(ev, rng=random.Random(2))  # humans first: nothing played yet
+        public_id, evening_id = table.public_id, ev.id
+        for seat in range(3):
+            seats.set_computer(table, seat)
+    _slow_replay(monkeypatch)
+
+    def poll() -> int:
+        return tables.run_computers(tables.get_table(public_id)).seq
+
+    results = _race(app, [poll, poll, poll])
+    assert all(isinstance(r, int) for r in results), results
+    with app.app_context():
+        st = tables.load(tables.get_table(public_id))
+        assert st.hand_over
+        seqs = list(db.session.execute(select(TableAction.seq).order_by(TableAction.seq)).scalars())
+        assert seqs == list(range(1, len(st.state.history) + 1))  # type: ignore[union-attr]
+        entries = db.session.execute(
+            select(func.count()).select_from(EntryRow).where(EntryRow.evening_id == evening_id)).scalar_one()
+        assert entries == 1
