@@ -43,6 +43,36 @@ SUIT_ORDER: tuple[tuple[int, ...], ...] = tuple(_order(k, True) for k in range(N
 _TRUMP_COST = (0, 1, 2, 16, 5, 20, 5, 5, 9)
 
 
+def _master_bits(k: int) -> tuple[int, ...]:
+    """For a 9-bit slice of the cards still out in suit ``k & 3``: the bit of its
+    highest card under mode ``k >> 2`` (0 for an empty slice)."""
+    suit = k & 3
+    out = []
+    for m in range(512):
+        bit = 0
+        for x in SUIT_ORDER[k]:
+            if m >> (x - 9 * suit) & 1:
+                bit = 1 << x
+                break
+        out.append(bit)
+    return tuple(out)
+
+
+# MASTER_BITS[mode * 4 + suit][slice]: see ``_master_bits``.
+MASTER_BITS: tuple[tuple[int, ...], ...] = tuple(_master_bits(k) for k in range(N_MODES * 4))
+
+
+def masters(mid: int, unplayed: int) -> int:
+    """Mask of the master cards: the highest card still out in every suit."""
+    k = mid * 4
+    return (
+        MASTER_BITS[k][unplayed & 511]
+        | MASTER_BITS[k + 1][unplayed >> 9 & 511]
+        | MASTER_BITS[k + 2][unplayed >> 18 & 511]
+        | MASTER_BITS[k + 3][unplayed >> 27 & 511]
+    )
+
+
 def top_strength(k: int, m: int) -> int:
     """The highest strength, in a trick of key ``k``, of the cards in ``m`` (0 if none)."""
     st = STRENGTH[k]
@@ -54,10 +84,7 @@ def top_strength(k: int, m: int) -> int:
 
 def is_master(c: int, mid: int, unplayed: int) -> bool:
     """``c`` is the highest card of its suit still out (under trick mode ``mid``)."""
-    for x in SUIT_ORDER[mid * 4 + c // 9]:
-        if unplayed >> x & 1:
-            return x == c
-    return False
+    return MASTER_BITS[mid * 4 + c // 9][unplayed >> (c // 9 * 9) & 511] == 1 << c
 
 
 def choose_card(
@@ -98,8 +125,12 @@ def choose_card(
         return _duck(cs, st, best, friend, last, mid, points)
     out = unplayed & ~hand
     if friend:
-        if last or best > top_strength(k, out):
+        top_out = top_strength(k, out)
+        if last or best > top_out:
             return _smear(cs, mid, unplayed, points)
+        sure = [c for c in cs if st[c] > top_out and _cost(c, mid, led) == 0]
+        if sure:  # the partner's card may be beaten: make the trick safe
+            return max(sure, key=lambda c: points[c])
         return _low(cs, mid, unplayed, points)
     winners = [c for c in cs if st[c] > best]
     if winners:
@@ -108,11 +139,17 @@ def choose_card(
             if tp >= _cost(take, mid, led) + 4 or (_cost(take, mid, led) == 0 and (tp > 0 or mid >= 4)):
                 return take
         else:
-            top_out = top_strength(k, out)
+            # a master of the led suit counts as sure, although it might be trumped
+            top_out = top_strength(k, out if mid >= 4 or led == mid or best >= 100 else out & SUIT_MASK[led])
             sure = [c for c in winners if st[c] > top_out]
             if sure:
                 take = min(sure, key=lambda c: (_cost(c, mid, led), st[c]))
                 if _cost(take, mid, led) == 0 or tp + points[take] >= _cost(take, mid, led) + 4:
+                    return take
+            elif mid < 4 and led != mid and tp >= 10:
+                # trump a trick worth it with a small trump, even if it may be overtrumped
+                take = min(winners, key=lambda c: (_cost(c, mid, led), st[c]))
+                if take // 9 == mid and _cost(take, mid, led) <= 5:
                     return take
     return _low(cs, mid, unplayed, points)
 
@@ -130,24 +167,28 @@ def _own_strength(c: int, mid: int) -> int:
 
 def _low(cs: tuple[int, ...], mid: int, unplayed: int, points: tuple[int, ...] | list[int]) -> int:
     all_trump = mid < 4 and all(c // 9 == mid for c in cs)
+    top = masters(mid, unplayed)
+    strength = STRENGTH
 
     def key(c: int) -> tuple[int, int]:
         v = points[c]
         if mid < 4 and c // 9 == mid and not all_trump:
             v += 25
-        if is_master(c, mid, unplayed):
+        if top >> c & 1:
             v += 15
-        return v, _own_strength(c, mid)
+        return v, strength[mid * 4 + c // 9][c]
 
     return min(cs, key=key)
 
 
 def _smear(cs: tuple[int, ...], mid: int, unplayed: int, points: tuple[int, ...] | list[int]) -> int:
+    top = masters(mid, unplayed)
+
     def key(c: int) -> tuple[int, int]:
         if mid < 4 and c // 9 == mid:
             return -200 - _own_strength(c, mid), 0  # trumps: the lowest, never the jack or nine
         v = points[c]
-        if is_master(c, mid, unplayed):
+        if top >> c & 1:
             v -= 15
         return v, -_own_strength(c, mid)
 
@@ -181,11 +222,13 @@ def _lead(
                     if hand >> x & 1:
                         return x
                     break
-            if mine.bit_count() > theirs.bit_count():
+            if mine.bit_count() >= 3:
                 return min(cards(mine), key=lambda c: _own_strength(c, mid))
-    masters = [c for c in cs if is_master(c, mid, unplayed) and not (mid < 4 and c // 9 == mid)]
-    if masters:
-        return max(masters, key=lambda c: ((hand & SUIT_MASK[c // 9]).bit_count(), points[c]))
+    top = masters(mid, unplayed) & hand
+    if mid < 4:
+        top &= ~SUIT_MASK[mid]
+    if top:
+        return max(cards(top), key=lambda c: ((hand & SUIT_MASK[c // 9]).bit_count(), points[c]))
     side = [c for c in cs if not (mid < 4 and c // 9 == mid)] or list(cs)
 
     def key(c: int) -> tuple[int, int, int]:
