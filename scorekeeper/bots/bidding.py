@@ -186,7 +186,14 @@ def choose_bid(view: SeatView, ruleset: RuleSet, scores: Scores | None = None) -
     return decide(view, ruleset, heuristic_estimates(view, ruleset), scores or {})
 
 
-def search_bid(view: SeatView, ruleset: RuleSet, rng: random.Random, budget_ms: float, scores: Scores | None = None) -> int:
+def search_bid(
+    view: SeatView,
+    ruleset: RuleSet,
+    rng: random.Random,
+    budget_ms: float,
+    scores: Scores | None = None,
+    candidates: int = MAX_CANDIDATES,
+) -> int:
     """The search bot's bidding action: the rules of thumb pick the candidates,
     playouts of sampled deals estimate them."""
     scores = scores or {}
@@ -197,7 +204,7 @@ def search_bid(view: SeatView, ruleset: RuleSet, rng: random.Random, budget_ms: 
     for _, key, c in announcements(view, ruleset):
         u = utility(ruleset.row(key), rough[c], ruleset, side, n_open, scores)
         ranked[c] = max(ranked.get(c, -math.inf), u)
-    top = sorted(ranked, key=lambda c: -ranked[c])[:MAX_CANDIDATES]
+    top = sorted(ranked, key=lambda c: -ranked[c])[:candidates]
     est = estimate_by_playouts(view, ruleset, top, rng, budget_ms)
     # contracts not played out keep a rough estimate, capped below the candidates'
     floor = min(est.values())

@@ -18,7 +18,8 @@ Levels:
 - ``easy``: the rule-based player (microseconds).
 - ``normal``: determinized search with policy playouts, ``budget_ms`` per
   decision (300 by default).
-- ``strong``: the same search with 900 ms and a stricter stopping rule.
+- ``strong``: the same search with 900 ms, a stricter stopping rule, three
+  times the samples and twice the contracts played out when choosing.
 Budgets are capped at 1000 ms; a single legal card is played without thinking.
 ``scores`` (optional): the slate's cells, ``{(row_key, side): value}``, read
 when choosing a row in the three-player game.
@@ -34,15 +35,19 @@ from scorekeeper.engine.view import SeatView
 from scorekeeper.game.contracts import Mode
 from scorekeeper.game.rulesets import RuleSet
 
-from .bidding import Scores, best_block, choose_bid, search_bid
+from .bidding import MAX_CANDIDATES, Scores, best_block, choose_bid, search_bid
 from .handeval import shape_of
 from .knowledge import Knowledge, mask
 from .policy import choose_card
-from .search import clamp_budget, search_card
+from .search import MAX_SAMPLES, clamp_budget, search_card
 
 LEVELS = ("easy", "normal", "strong")
 DEFAULT_BUDGET_MS = {"easy": 0.0, "normal": 300.0, "strong": 900.0}
+# Search settings per level: stopping rule (z), most samples per card decision,
+# and how many contracts the bidding plays out.
 _Z = {"normal": 2.5, "strong": 3.0}
+_MAX_SAMPLES = {"normal": MAX_SAMPLES, "strong": 3 * MAX_SAMPLES}
+_CANDIDATES = {"normal": MAX_CANDIDATES, "strong": 2 * MAX_CANDIDATES}
 
 
 def rule_based_card(view: SeatView, ruleset: RuleSet) -> int:
@@ -102,9 +107,9 @@ def choose_action(
     if phase == "bidding":
         if level == "easy":
             return choose_bid(view, ruleset, scores)
-        return search_bid(view, ruleset, rng, budget, scores)
+        return search_bid(view, ruleset, rng, budget, scores, candidates=_CANDIDATES[level])
     if phase == "komisch":
         return komisch_choice(view, ruleset)
     if level == "easy":
         return rule_based_card(view, ruleset)
-    return search_card(view, ruleset, rng, budget, z=_Z[level])
+    return search_card(view, ruleset, rng, budget, z=_Z[level], max_samples=_MAX_SAMPLES[level])

@@ -8,7 +8,7 @@ import pytest
 from bots_helpers import deck_for
 
 from scorekeeper.bots import choose_action, rule_based_card
-from scorekeeper.engine import PASS, HandSetup, HandState, announce_action, decode_announce
+from scorekeeper.engine import KOMISCH_OBENABE, PASS, SEICH, HandSetup, HandState, announce_action, decode_announce
 from scorekeeper.game.cards import Card, Suit, parse_cards
 from scorekeeper.game.contracts import OBENABE, UNDENUFE, Contract, Kind, suit_contract
 from scorekeeper.game.rulesets import RuleSet, default_ruleset
@@ -132,3 +132,45 @@ def test_declarer_leads_trumps_when_holding_the_top_one() -> None:
 def test_cashes_a_master_card() -> None:
     s = in_play(OBENABE, {0: "DA DK C6 C7 S6 S7 H6 H7 H8"}, "")
     assert easy_card(s) == Card.DA
+
+
+def test_seich_only_from_the_barrel_and_rarely() -> None:
+    rs = default_ruleset("club")
+    rng = random.Random(4)
+    calls = 0
+    for seed in range(120):
+        state = HandState.new(HandSetup(rs, 3), random.Random(seed))
+        for _ in range(4):
+            view = state.observation(state.current_player())
+            action = choose_action(view, rs, "easy", rng)
+            assert action != SEICH  # may pass: never throws in
+            state.apply(PASS if PASS in view.legal_actions else action)
+            if state.phase.value != "bidding":
+                break
+        if state.phase.value != "bidding":
+            continue
+        view = state.observation(state.current_player())
+        assert SEICH in view.legal_actions and not view.may_pass
+        calls += choose_action(view, rs, "easy", rng) == SEICH
+    assert calls <= 12  # rarely: only a hopeless hand
+
+
+def test_a_hopeless_hand_in_the_barrel_calls_seich() -> None:
+    rs = default_ruleset("club")
+    hand = "C8 CQ D7 DT DQ S8 ST H7 HQ"  # (Misère would suit it: that row is filled)
+    keys = tuple(r.key for r in rs.rows)
+    state = HandState(HandSetup(rs, 3, (("suit_D", "suit_C"), keys)), deck_for({0: hand}, 4, dealer=3))
+    for _ in range(4):
+        state.apply(PASS)
+    view = state.observation(0)
+    assert choose_action(view, rs, "easy", random.Random(1)) == SEICH
+
+
+def test_komisch_blocks_follow_the_hand() -> None:
+    rs = default_ruleset("club")
+    hand = "CA CK DA DK SA SQ HA H7 C8"  # aces: Obenabe first
+    state = HandState(HandSetup(rs, 3), deck_for({0: hand}, 4, dealer=3))
+    state.apply(announce_action(rs, "komisch", Contract(Kind.KOMISCH)))
+    view = state.observation(0)
+    assert view.phase == "komisch"
+    assert choose_action(view, rs, "normal", random.Random(1), 5) == KOMISCH_OBENABE
