@@ -18,6 +18,7 @@ from werkzeug.wrappers import Response
 
 from ..game.errors import RuleError
 from ..models import DigitalTable, Evening
+from ..services import evenings
 from ..services import table as svc
 from ..services import table_seats as seat_svc
 from ..services.errors import Forbidden, NotFound
@@ -40,6 +41,12 @@ def _private(response: Response) -> Response:
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["X-Robots-Tag"] = "noindex, nofollow"
     return response
+
+
+@bp.app_template_global()
+def digital_table_open(evening: Evening) -> bool:
+    """For the slate page: is a digital table open for this evening?"""
+    return svc.open_table_of(evening) is not None
 
 
 # --- the organizer (the circle's write link) ---------------------------------------------
@@ -176,8 +183,9 @@ def _seat_context(st: TableState, seat: int, evening: Evening, error: str | None
     names = seat_names(evening)
     view = st.view(seat)
     page = seat_page(st.ruleset, names, view) if view is not None else None
+    can_deal = evening.is_open and st.hand_over and not evenings.load_slate(evening).complete
     return {"st": st, "table": st.table, "seat": seat, "page": page, "error": error, "names": names,
-            "evening_open": evening.is_open}
+            "can_deal": can_deal}
 
 
 def _render_seat(st: TableState, seat: int, evening: Evening, error: str | None = None, status: int = 200) -> Page:

@@ -95,7 +95,8 @@ def test_a_hand_from_the_slate_to_the_slate(app: Flask) -> None:
         ev = next(e for e in evenings.Evening.query.all() if e.public_id == evening_id)
         assert len(evenings.load_slate(ev).entries) == 1
     slate = admin.get(f"/c/{write}/e/{evening_id}").get_data(as_text=True)
-    assert "Deal digitally" in slate
+    assert "data-table-open" in slate  # the table stays open for the next hand
+    assert "Deal the next hand" in phones[0].open()
 
 
 def test_seat_cookie_handover_and_poll(app: Flask) -> None:
@@ -138,3 +139,5 @@ def test_back_to_real_cards(app: Flask) -> None:
     assert status == 200 and "closed" in body
     slate = admin.get(f"/c/{write}/e/{evening_id}")
     assert slate.status_code == 200
+    page = slate.get_data(as_text=True)
+    assert "data-table-open" not in page and "Deal digitally" in page
