@@ -38,6 +38,16 @@ class Choice:
     group: str = ""
 
 
+def grouped(choices: Sequence[Choice]) -> list[tuple[str, list[Choice]]]:
+    """Choices by row, in order (a row with several contracts folds away on the page)."""
+    out: list[tuple[str, list[Choice]]] = []
+    for ch in choices:
+        if not out or out[-1][0] != ch.group:
+            out.append((ch.group, []))
+        out[-1][1].append(ch)
+    return out
+
+
 @dataclass
 class SeatPage:
     seat: int
@@ -59,6 +69,7 @@ class SeatPage:
     side_tricks: list[int]
     open_rows: list[tuple[str, list[str]]]  # (side name, row labels)
     choices: list[Choice] = field(default_factory=list)
+    choice_groups: list[tuple[str, list[Choice]]] = field(default_factory=list)
     may_pass: bool = False
     result: str | None = None
 
@@ -94,7 +105,7 @@ def choice_label(ruleset: RuleSet, action: int) -> Choice:
     row = ruleset.row(key)
     name = row_label(row, deck)
     label = contract_label(contract, deck)
-    return Choice(action, label, f"{name} ×{row.factor}")
+    return Choice(action, label[:1].upper() + label[1:], f"{name} ×{row.factor}")
 
 
 def _trick(view: SeatView, leader: int, cards: Sequence[Card], names: Sequence[str], deck: DeckStyle | str
@@ -140,6 +151,7 @@ def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPag
     )
     if view.my_turn and view.phase in ("bidding", "komisch"):
         page.choices = [choice_label(ruleset, a) for a in view.legal_actions if a != PASS]
+        page.choice_groups = grouped(page.choices)
         page.may_pass = PASS in legal
     if view.result is not None:
         page.result = _result_text(ruleset, names, view)

@@ -66,7 +66,7 @@ def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) ->
             continue
         before = mover.locator("#seat-live").get_attribute("data-version")
         if mover.locator("[data-choice]").count():
-            mover.locator("[data-choice]").first.click()
+            mover.locator("[data-choice]:visible").first.click()
         else:
             illegal = mover.locator(".hand .card:not(.legal)")
             if not explained and illegal.count():
