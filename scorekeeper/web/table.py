@@ -183,9 +183,10 @@ def _seat_context(st: TableState, seat: int, evening: Evening, error: str | None
     names = seat_names(evening)
     view = st.view(seat)
     page = seat_page(st.ruleset, names, view) if view is not None else None
-    can_deal = evening.is_open and st.hand_over and not evenings.load_slate(evening).complete
+    slate = evenings.load_slate(evening)
+    can_deal = evening.is_open and st.hand_over and not slate.complete
     return {"st": st, "table": st.table, "seat": seat, "page": page, "error": error, "names": names,
-            "can_deal": can_deal}
+            "can_deal": can_deal, "slate_totals": slate.totals}
 
 
 def _render_seat(st: TableState, seat: int, evening: Evening, error: str | None = None, status: int = 200) -> Page:
