@@ -141,3 +141,28 @@ def test_back_to_real_cards(app: Flask) -> None:
     assert slate.status_code == 200
     page = slate.get_data(as_text=True)
     assert "data-table-open" not in page and "Deal digitally" in page
+
+
+def test_a_restart_in_the_middle_of_a_hand_loses_nothing(app: Flask, db_url: str, app_factory: Any) -> None:
+    """A new app instance (a restarted server, another worker) on the same database: the
+    phone keeps its seat (the cookie), sees the same hand, and the hand goes on."""
+    write, evening_id = start_evening(app, Variant.TEAMS)
+    admin = app.test_client()
+    links = open_table(admin, write, evening_id, computers=(1, 2, 3))
+    phone = join(app, links[0])
+    html = phone.open()
+    assert "Your turn." in html  # the computers chose and played until it was Anna's turn
+    hand_before = re.findall(r'data-card="(\w\w)"', html.split('class="hand"', 1)[1])
+    cookie = phone.client.get_cookie("sk_seat", domain="localhost", path=phone.seat_url)
+    assert cookie is not None
+    other = app_factory(db_url, WTF_CSRF_ENABLED=True, TABLE_COMPUTER_LEVEL="easy")
+    client = other.test_client()
+    client.set_cookie("sk_seat", cookie.value, domain="localhost", path=phone.seat_url)
+    again = Phone(client, phone.seat_url)
+    html2 = again.open()
+    assert re.findall(r'data-card="(\w\w)"', html2.split('class="hand"', 1)[1]) == hand_before
+    seq = re.search(r'name="seq" value="(\d+)"', html2).group(1)  # type: ignore[union-attr]
+    action = (CHOICE.findall(html2) or LEGAL_CARD.findall(html2))[0]
+    status, body = again.post("/act", action=action, seq=seq)
+    assert status == 200, body
+    assert int(re.search(r'name="seq" value="(\d+)"', body).group(1)) > int(seq)  # type: ignore[union-attr]
