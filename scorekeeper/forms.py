@@ -23,10 +23,10 @@ from wtforms import (
     SelectMultipleField,
     StringField,
 )
-from wtforms.validators import StopValidation, DataRequired, InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, StopValidation, ValidationError
 from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
-from .game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, RuleSet, Variant
+from .game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, RuleSet, Variant, default_ruleset
 
 try:  # WTForms >= 3.3: choices as SelectChoice (tuples are deprecated there)
     from wtforms import SelectChoice as _SelectChoice
@@ -211,7 +211,9 @@ def start_form_class(ruleset: RuleSet) -> type[StartEveningForm]:
 
 
 def suit_order_default(variant: Variant) -> str:
-    return {Variant.THREE: "swiss", Variant.TEAMS: "pagat", Variant.SOLO4: "pagat", Variant.CLUB: "club"}[variant]
+    """The name of the suit order the variant's default rule set uses."""
+    order = tuple(r.suit for r in default_ruleset(variant).rows if r.suit is not None)
+    return next(name for name, suits in SUIT_ORDERS.items() if suits == order)
 
 
 __all__ = [
