@@ -32,6 +32,7 @@ from scorekeeper.game.rulesets import Row, RuleSet, Scoring
 from .handeval import contract_points, komisch_block_points, shape_of
 from .knowledge import hand_value, mask, teams_of
 from .playout import policy_playout
+from .search import SAFETY
 
 Scores = Mapping[tuple[str, int], int]  # (row key, side) -> the value in that cell
 
@@ -143,12 +144,17 @@ def best_block(hand: int, open_modes: Sequence[Mode], shape: str) -> TrickMode:
 
 
 def estimate_by_playouts(
-    view: SeatView, ruleset: RuleSet, contracts: Sequence[Contract], rng: random.Random, budget_ms: float, max_samples: int = 300
+    view: SeatView,
+    ruleset: RuleSet,
+    contracts: Sequence[Contract],
+    rng: random.Random,
+    budget_ms: float,
+    max_samples: int = 300,
 ) -> dict[Contract, float]:
     """Mean objective of each contract over random deals of the unseen cards,
     this seat declaring and leading, every seat playing the policy."""
     t0 = time.perf_counter()
-    deadline = t0 + budget_ms / 1000.0
+    deadline = t0 + SAFETY * budget_ms / 1000.0
     n = view.n_players
     seat = view.seat
     nt = ruleset.n_tricks
@@ -171,7 +177,9 @@ def estimate_by_playouts(
                 hands[s] |= 1 << c
         for c in contracts:
             modes = _modes(c, first, nt, rng)
-            pts, won = policy_playout(hands, seat, modes, tables[c], (), teams, rng.random, EPSILON, c.is_misere, teams[seat])
+            pts, won = policy_playout(
+                hands, seat, modes, tables[c], (), teams, rng.random, EPSILON, c.is_misere, teams[seat]
+            )
             totals[c] += hand_value(teams, seat, seat, c.is_misere, nt, pts, won)
         samples += 1
         now = time.perf_counter()

@@ -64,7 +64,9 @@ def policy_playout(
                 cs = cards(legal)
                 c = cs[int(rnd() * len(cs))]
             else:
-                c = choose_card(h, legal, tk, leader, seat, mid, unplayed, teams_t, pts_t, last_trick, avoid, declaring_team)
+                c = choose_card(
+                    h, legal, tk, leader, seat, mid, unplayed, teams_t, pts_t, last_trick, avoid, declaring_team
+                )
             bit = 1 << c
             hands[seat] = h ^ bit
             unplayed ^= bit

@@ -19,9 +19,12 @@ far, the teams and the trick mode. Rules of thumb a Jass player follows:
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from scorekeeper.engine.tables import CARDS9, N_MODES, STRENGTH, SUIT_MASK
 
 _C0, _C1, _C2, _C3 = CARDS9
+Points = Sequence[int]  # card points by card
 
 
 def cards(m: int) -> tuple[int, ...]:
@@ -96,7 +99,7 @@ def choose_card(
     mid: int,
     unplayed: int,
     teams: tuple[int, ...] | list[int],
-    points: tuple[int, ...] | list[int],
+    points: Points,
     last_trick: bool,
     avoid: bool,
     declaring_team: int,
@@ -165,7 +168,7 @@ def _own_strength(c: int, mid: int) -> int:
     return STRENGTH[mid * 4 + c // 9][c]
 
 
-def _low(cs: tuple[int, ...], mid: int, unplayed: int, points: tuple[int, ...] | list[int]) -> int:
+def _low(cs: tuple[int, ...], mid: int, unplayed: int, points: Points) -> int:
     all_trump = mid < 4 and all(c // 9 == mid for c in cs)
     top = masters(mid, unplayed)
     strength = STRENGTH
@@ -181,7 +184,7 @@ def _low(cs: tuple[int, ...], mid: int, unplayed: int, points: tuple[int, ...] |
     return min(cs, key=key)
 
 
-def _smear(cs: tuple[int, ...], mid: int, unplayed: int, points: tuple[int, ...] | list[int]) -> int:
+def _smear(cs: tuple[int, ...], mid: int, unplayed: int, points: Points) -> int:
     top = masters(mid, unplayed)
 
     def key(c: int) -> tuple[int, int]:
@@ -196,7 +199,13 @@ def _smear(cs: tuple[int, ...], mid: int, unplayed: int, points: tuple[int, ...]
 
 
 def _lead(
-    hand: int, cs: tuple[int, ...], mid: int, unplayed: int, avoid: bool, declaring: bool, points: tuple[int, ...] | list[int]
+    hand: int,
+    cs: tuple[int, ...],
+    mid: int,
+    unplayed: int,
+    avoid: bool,
+    declaring: bool,
+    points: Points,
 ) -> int:
     out = unplayed & ~hand
     if avoid:
@@ -239,7 +248,7 @@ def _lead(
 
 
 def _duck(
-    cs: tuple[int, ...], st: tuple[int, ...], best: int, friend: bool, last: bool, mid: int, points: tuple[int, ...] | list[int]
+    cs: tuple[int, ...], st: tuple[int, ...], best: int, friend: bool, last: bool, mid: int, points: Points
 ) -> int:
     under = [c for c in cs if st[c] <= best]
     if under:

@@ -32,7 +32,10 @@ JUDGE_SCALE = 10.0
 _GREEDY_TRIES = 8
 
 
-def _greedy(cards: list[int], opts: dict[int, list[int]], room: dict[int, int], rng: random.Random) -> dict[int, int] | None:
+Options = dict[int, list[int]]  # card -> seats that may hold it
+
+
+def _greedy(cards: list[int], opts: Options, room: dict[int, int], rng: random.Random) -> dict[int, int] | None:
     room = dict(room)
     out: dict[int, int] = {}
     rnd = rng.random
@@ -56,7 +59,7 @@ def _greedy(cards: list[int], opts: dict[int, list[int]], room: dict[int, int], 
     return out
 
 
-def _matching(cards: list[int], opts: dict[int, list[int]], room: dict[int, int], rng: random.Random) -> dict[int, int] | None:
+def match_cards(cards: list[int], opts: Options, room: dict[int, int], rng: random.Random) -> dict[int, int] | None:
     """Cards to seats with capacities (Kuhn's augmenting paths over seat slots)."""
     holder: dict[int, list[int]] = {s: [] for s in room}
     owner: dict[int, int] = {}
@@ -100,9 +103,9 @@ def sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
         if owner is not None:
             break
     if owner is None:
-        owner = _matching(cards, opts, room, rng)
+        owner = match_cards(cards, opts, room, rng)
     if owner is None:  # inconsistent knowledge cannot happen with a legal history; stay robust
-        owner = _matching(cards, {c: others for c in cards}, room, rng)
+        owner = match_cards(cards, {c: others for c in cards}, room, rng)
         assert owner is not None
     hands = [0] * k.n
     hands[k.seat] = k.hand

@@ -22,6 +22,7 @@ from .playout import policy_playout
 from .sampler import Judge, declarer_judge, plausible_hands
 
 MAX_BUDGET_MS = 1000
+SAFETY = 0.85  # aim below the budget: a sample's length varies on a busy machine
 EPSILON = 0.08
 MAX_SAMPLES = 160  # determinizations per decision at most
 CHECK_FROM = 16  # samples before the search may stop early
@@ -65,7 +66,7 @@ def search_card(
     if len(legal) == 1:
         return legal[0]
     t0 = time.perf_counter()
-    deadline = t0 + clamp_budget(budget_ms) / 1000.0
+    deadline = t0 + SAFETY * clamp_budget(budget_ms) / 1000.0
     k = Knowledge.from_view(view, ruleset)
     seat = k.seat
     cap = MAX_SAMPLES if max_samples is None else max_samples

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.bots.knowledge import Knowledge, infer_voids, mask
-from scorekeeper.bots.sampler import _matching, sample_hands
+from scorekeeper.bots.sampler import match_cards, sample_hands
 from scorekeeper.engine import HandSetup, HandState, announce_action
 from scorekeeper.engine.tables import FULL, SUIT_MASK, card_ints
 from scorekeeper.game.cards import Card, Suit, parse_cards
@@ -157,7 +157,7 @@ def test_every_position_of_random_hands_samples_consistently(n: int) -> None:
                 check_deal(k, sample_hands(k, rng))
                 others = [s for s in range(n) if s != k.seat]
                 cards = list(card_ints(k.unknown))
-                owner = _matching(cards, {c: [s for s in others if k.allowed[s] >> c & 1] for c in cards}, {s: k.sizes[s] for s in others}, rng)
+                owner = match_cards(cards, {c: [s for s in others if k.allowed[s] >> c & 1] for c in cards}, {s: k.sizes[s] for s in others}, rng)
                 assert owner is not None
                 hands = [0] * n
                 hands[k.seat] = k.hand
