@@ -93,6 +93,7 @@ def _build_form(source: MultiDict[str, str] | None, variant: Variant, order: str
     stake = _default_stake(variant)
     defaults: dict[str, Any] = {
         "variant": variant.value,
+        "deck": "french" if variant is Variant.CLUB else "swiss",  # the club's rows are named Ecke, Kreuz...
         "suit_order": order,
         "barrel": shape.barrel.value,
         "extra_rows": extras,
