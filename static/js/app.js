@@ -184,6 +184,11 @@
     document.querySelectorAll("input[type=hidden][name=author]").forEach(function (i) { if (!i.value) i.value = me; });
   }
 
+  /* Back to a page from the browser's cache: its forms may be sent again. */
+  window.addEventListener("pageshow", function (ev) {
+    if (ev.persisted) document.querySelectorAll("form[data-sent]").forEach(function (f) { delete f.dataset.sent; });
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     rememberMe();
     document.querySelectorAll("[data-remember]").forEach(remember);
