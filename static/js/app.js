@@ -68,7 +68,8 @@
       var current = rowSel.options[rowSel.selectedIndex];
       Array.prototype.forEach.call(rowSel.options, function (o) {
         if (!o.value) return;
-        var open = side === null || (" " + o.dataset.open + " ").indexOf(" " + side + " ") >= 0 || o.dataset.keep === "1";
+        var sides = (o.dataset.open || "").trim();
+        var open = o.dataset.keep === "1" || (side === null ? sides !== "" : (" " + sides + " ").indexOf(" " + side + " ") >= 0);
         o.hidden = !open; o.disabled = !open;
       });
       if (current && current.disabled) rowSel.value = "";
