@@ -98,3 +98,8 @@ def test_correct_an_entry(live_server: str, phone: Any) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     one.screenshot(path=str(SHOTS / "teams-corrected-360.png"), full_page=True)
     assert url in one.url
+    # the home page lists the circle this phone opened (from the browser's storage only)
+    one.goto(live_server + "/")
+    one.wait_for_selector("#my-circles a")
+    assert "Donnschtig-Jass" in one.locator("#my-circles").inner_text()
+    assert "can write" in one.locator("#my-circles").inner_text()

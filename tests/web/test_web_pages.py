@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from flask.testing import FlaskClient
 
 from scorekeeper import address
@@ -163,3 +164,29 @@ def test_address_helper_prints_urls(capsys: object) -> None:
     out = capsys.readouterr().out  # type: ignore[attr-defined]
     assert f"http://{ips[0]}:8080/" in out
     assert address.main(["eighty"]) == 2
+
+
+def test_address_falls_back_to_loopback(monkeypatch: pytest.MonkeyPatch) -> None:
+    class NoNetwork:
+        def __init__(self, *args: object) -> None:
+            pass
+
+        def connect(self, addr: object) -> None:
+            raise OSError("network is unreachable")
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(address.socket, "socket", NoNetwork)
+    monkeypatch.setattr(address.socket, "getaddrinfo", lambda *a, **k: [])
+    assert address.local_ips() == ["127.0.0.1"]
+    assert address.urls(8080) == ["http://127.0.0.1:8080/"]
+
+
+def test_assets_are_served_with_a_version_stamp(client: FlaskClient) -> None:
+    page = client.get("/").text
+    for name in ("css/app.css", "js/app.js"):
+        m = re.search(rf'/static/{name}\?v=(\d+)', page)
+        assert m and int(m.group(1)) > 0
+        assert client.get(f"/static/{name}").status_code == 200
+    assert client.get("/static/vendor/htmx-2.0.11.min.js").data.startswith(b"var htmx=")
