@@ -42,7 +42,8 @@ db-upgrade: install
 
 run: install db-upgrade
 	@$(BIN)/python -m scorekeeper.address $(PORT)
-	$(BIN)/gunicorn --workers $(WORKERS) --threads 4 --bind $(HOST):$(PORT) --access-logfile - 'scorekeeper.app:create_app()'
+	$(BIN)/gunicorn --workers $(WORKERS) --threads 4 --bind $(HOST):$(PORT) --access-logfile - \
+		--logger-class scorekeeper.web.accesslog.RedactingLogger 'scorekeeper.app:create_app()'
 
 test: install-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
