@@ -285,34 +285,38 @@ def act(table: DigitalTable, seat: int, action: int, *, expected_seq: int, compu
 def run_computers(table: DigitalTable) -> TableState:
     """Let computer seats play while it is their turn; returns the table as it then stands.
 
-    Their moves up to a human's turn are stored in one transaction; a hand's last
-    move goes through ``act`` (it lands on the slate). Two requests doing this at once
-    are safe: the one that loses the race gets ``StaleTable`` or finds a human's turn.
+    The computers think OUTSIDE any transaction (each sees only its own view, on a
+    scratch copy of the hand); their moves up to a human's turn are then stored in one
+    short transaction that checks nobody moved meanwhile. A hand's last move goes
+    through ``act`` (it lands on the slate). Two requests doing this at once are safe:
+    the one that loses the race gets ``StaleTable``, reloads and goes on.
     """
     for _ in range(MAX_COMPUTER_STEPS):
         st = load(table)
         mover = st.to_move()
-        if not st.table.is_open or mover is None or mover not in st.computers:
+        if not st.table.is_open or mover is None or mover not in st.computers or st.state is None:
             return st
-        last: tuple[int, int, int] | None = None
         level, scores = _computer_level(), _scores(st.table)
-        with tx.write() as w:
-            locked = _locked_state(w, table.id)
-            while (mover := locked.to_move()) is not None and mover in locked.computers:
-                view = locked.view(mover)
-                assert view is not None and locked.state is not None
-                action = computer_action(view, locked.ruleset, level, scores)
-                probe = locked.state.clone()
-                probe.apply(action, mover)
-                if probe.is_terminal():
-                    last = (mover, action, locked.seq)
-                    break
-                _append(w, locked, mover, action, locked.seq, True)
-        if last is not None:
-            try:
-                act(table, last[0], last[1], expected_seq=last[2], computer=True)
-            except StaleTable:
-                continue
+        scratch = st.state.clone()
+        moves: list[tuple[int, int]] = []
+        last: tuple[int, int] | None = None
+        while not scratch.is_terminal() and (mover := scratch.current_player()) in st.computers:
+            action = computer_action(build_view(scratch, mover), st.ruleset, level, scores)
+            scratch.apply(action, mover)
+            if scratch.is_terminal():
+                last = (mover, action)
+            else:
+                moves.append((mover, action))
+        try:
+            if moves:
+                with tx.write() as w:
+                    locked = _locked_state(w, table.id)
+                    for i, (seat, action) in enumerate(moves):
+                        _append(w, locked, seat, action, st.seq + i, True)
+            if last is not None:
+                act(table, last[0], last[1], expected_seq=st.seq + len(moves), computer=True)
+        except StaleTable:
+            continue
     return load(table)
 
 
