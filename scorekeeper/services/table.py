@@ -258,9 +258,35 @@ def _record(table: DigitalTable, seat: int, action: int, expected_seq: int, comp
             tx.session().refresh(evening)
 
 
+def _already_done(table: DigitalTable, seat: int, action: int, expected_seq: int) -> bool:
+    """A repeat: the action at ``expected_seq`` is this very one, by this seat (a double tap)."""
+    s = tx.session()
+    hand = _current_hand(s, table.id)
+    if hand is None:
+        return False
+    row = s.execute(
+        select(TableAction).where(TableAction.hand_id == hand.id, TableAction.seq == expected_seq + 1)
+    ).scalar_one_or_none()
+    return row is not None and row.seat == seat and row.action == action
+
+
 def act(table: DigitalTable, seat: int, action: int, *, expected_seq: int, computer: bool = False) -> TableState:
     """``seat`` takes ``action`` (an engine action id: a card, pass, an announcement, a
-    Komisch block). Then the computer seats play until it is a human's turn."""
+    Komisch block). Then the computer seats play until it is a human's turn.
+
+    A repeat of the action already stored at ``expected_seq`` by the same seat (a double
+    tap, a resent request) changes nothing and answers like the first one."""
+    try:
+        _act(table, seat, action, expected_seq, computer)
+    except StaleTable:
+        if computer or not _already_done(table, seat, action, expected_seq):
+            raise
+    if computer:
+        return load(table)
+    return run_computers(table)
+
+
+def _act(table: DigitalTable, seat: int, action: int, expected_seq: int, computer: bool) -> None:
     s = tx.session()
     s.refresh(table)
     if not table.is_open:
@@ -277,9 +303,6 @@ def act(table: DigitalTable, seat: int, action: int, *, expected_seq: int, compu
     else:
         with tx.write() as w:
             _append(w, _locked_state(w, table.id), seat, action, expected_seq, computer)
-    if computer:
-        return load(table)
-    return run_computers(table)
 
 
 def run_computers(table: DigitalTable) -> TableState:
