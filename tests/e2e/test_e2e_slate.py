@@ -103,3 +103,24 @@ def test_correct_an_entry(live_server: str, phone: Any) -> None:
     one.wait_for_selector("#my-circles a")
     assert "Donnschtig-Jass" in one.locator("#my-circles").inner_text()
     assert "can write" in one.locator("#my-circles").inner_text()
+
+
+def test_record_form_offers_what_fits_the_declarer_and_row(live_server: str, phone: Any) -> None:
+    one = phone()
+    _new_evening(one, live_server, "Two teams of two", ["Anna", "Beat", "Cla", "Dora"])
+    _record(one, "Anna", "Obenabe ×5", "129")
+    assert not one.locator("[data-played-as]").is_visible()
+    one.locator(".record .choices label", has_text="Cla").click()  # Anna's partner: Obenabe is filled for the team
+    offered = one.eval_on_selector_all("select[name=row] option:not([disabled])", "os => os.map(o => o.value)")
+    assert "obenabe" not in offered and "undenufe" in offered
+    one.locator(".record .choices label", has_text="Beat").click()  # the other team: still open
+    offered = one.eval_on_selector_all("select[name=row] option:not([disabled])", "os => os.map(o => o.value)")
+    assert "obenabe" in offered
+    one.select_option("select[name=row]", "joker1")
+    assert one.locator("[data-played-as]").is_visible()
+    played = one.eval_on_selector_all("select[name=played_as] option:not([disabled])", "os => os.map(o => o.value)")
+    assert set(played) - {""} == {"suit:C", "suit:D", "suit:S", "suit:H", "obenabe", "undenufe"}
+    one.fill("input[name=defender_points]", "57")
+    assert one.input_value("input[name=declarer_points]") == "100"  # 157 - 57
+    one.check("input[name=match]")
+    assert (one.input_value("input[name=declarer_points]"), one.input_value("input[name=defender_points]")) == ("157", "0")
