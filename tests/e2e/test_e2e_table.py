@@ -42,6 +42,9 @@ def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) ->
     organizer.wait_for_selector(".seat-link svg")
     links = [organizer.input_value(f"#seat-link-{i}") for i in range(1, 5)]
     assert organizer.locator(".seat-link .qr svg").count() == 4
+    _no_sideways_scroll(organizer)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    organizer.screenshot(path=str(SHOTS / "table-links-360.png"), full_page=False)
     phones = []
     for link in links:  # the organizer's phone is one of the four: it opens Anna's link itself
         p = organizer if not phones else phone()
@@ -55,7 +58,6 @@ def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) ->
         _no_sideways_scroll(p)
     explained = False
     moves = 0
-    SHOTS.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + 150
     while time.monotonic() < deadline:
         if phones[0].locator("[data-result]").count():
