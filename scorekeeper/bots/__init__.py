@@ -1,12 +1,34 @@
 """PURE: see DESIGN.md. No Flask, SQLAlchemy or WTForms imports.
 
 Computer players that see only a seat's view (``engine.view.SeatView``).
-Entry point: ``choose_action(view, ruleset, level, rng, budget_ms, scores)``
-(``player``). Modules: ``knowledge`` (what a seat knows: voids, unseen cards),
-``sampler`` (consistent random deals of the unseen cards), ``policy`` (the
-rule-based card choice on bitmasks), ``playout`` (policy playouts on the
-engine's tables), ``search`` (card play by determinized playouts),
-``handeval`` and ``bidding`` (contract choice), ``player`` (levels).
+
+Entry point (``player``)::
+
+    choose_action(view, ruleset, level="easy", rng=None, budget_ms=None, scores=None) -> int
+
+returns one of ``view.legal_actions`` (an engine action id: card 0..35, PASS,
+SEICH, a Komisch block, or an announcement carrying row and contract). Levels:
+``easy`` (rule-based, microseconds), ``normal`` (search, 300 ms), ``strong``
+(search, 900 ms); budgets are capped at 1 s.
+
+Modules: ``knowledge`` (what a seat knows: voids, unseen cards, objective),
+``sampler`` (consistent random deals of the unseen cards, weighted by the
+declarer's choice), ``policy`` (the rule-based card choice on bitmasks),
+``playout`` (policy playouts on the engine's tables), ``search`` (card play by
+determinized playouts), ``handeval`` and ``bidding`` (contract choice),
+``player`` (levels, the entry point).
+
+Decisions where the rules are silent:
+- Objective: a team game's seat plays for its team's pile (+100 for a match);
+  in the solo games the defenders play together against the declarer (only
+  the declarer writes); Misère: every side dodges points (the declaring team
+  writes the opponents' pile, +100 when it took no trick).
+- A row is chosen when this hand beats what the row would score later with an
+  ordinary hand, weighted by the row's factor (three players: by the chance of
+  sticks against the scores already on the slate); joker rows expect the best
+  tenth of hands. Passing and Seich only below calibrated thresholds.
+- The default level is ``easy`` so callers that do not choose stay fast; a
+  table passes ``normal`` or ``strong``.
 """
 
 from .player import DEFAULT_BUDGET_MS, LEVELS, choose_action, rule_based_card

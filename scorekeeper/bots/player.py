@@ -30,7 +30,6 @@ from __future__ import annotations
 import random
 
 from scorekeeper.engine.actions import KOMISCH_OBENABE, KOMISCH_UNDENUFE, komisch_action
-from scorekeeper.engine.tables import mode_id
 from scorekeeper.engine.view import SeatView
 from scorekeeper.game.contracts import Mode
 from scorekeeper.game.rulesets import RuleSet
@@ -38,8 +37,7 @@ from scorekeeper.game.rulesets import RuleSet
 from .bidding import MAX_CANDIDATES, Scores, best_block, choose_bid, search_bid
 from .handeval import shape_of
 from .knowledge import Knowledge, mask
-from .policy import choose_card
-from .search import MAX_SAMPLES, clamp_budget, search_card
+from .search import MAX_SAMPLES, clamp_budget, policy_card, search_card
 
 LEVELS = ("easy", "normal", "strong")
 DEFAULT_BUDGET_MS = {"easy": 0.0, "normal": 300.0, "strong": 900.0}
@@ -52,25 +50,10 @@ _CANDIDATES = {"normal": MAX_CANDIDATES, "strong": 2 * MAX_CANDIDATES}
 
 def rule_based_card(view: SeatView, ruleset: RuleSet) -> int:
     """The easy bot's card (``policy.choose_card`` on the seat's knowledge)."""
-    legal = mask(a for a in view.legal_actions if a < 36)
-    if legal & (legal - 1) == 0:
-        return legal.bit_length() - 1
-    k = Knowledge.from_view(view, ruleset)
-    assert view.trick_mode is not None
-    return choose_card(
-        k.hand,
-        legal,
-        k.trick,
-        k.leader,
-        k.seat,
-        mode_id(view.trick_mode),
-        k.unknown | k.hand,
-        k.teams,
-        k.points,
-        k.tricks_left == 1,
-        k.misere,
-        k.teams[k.declarer],
-    )
+    legal = [a for a in view.legal_actions if a < 36]
+    if len(legal) == 1:
+        return legal[0]
+    return policy_card(Knowledge.from_view(view, ruleset), view, legal)
 
 
 def komisch_choice(view: SeatView, ruleset: RuleSet) -> int:

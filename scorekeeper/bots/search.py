@@ -14,11 +14,13 @@ import random
 import time
 from dataclasses import dataclass
 
+from scorekeeper.engine.tables import mode_id
 from scorekeeper.engine.view import SeatView
 from scorekeeper.game.rulesets import RuleSet
 
 from .knowledge import Knowledge
 from .playout import policy_playout
+from .policy import choose_card
 from .sampler import Judge, declarer_judge, plausible_hands
 
 MAX_BUDGET_MS = 1000
@@ -27,6 +29,7 @@ EPSILON = 0.08
 MAX_SAMPLES = 160  # determinizations per decision at most
 CHECK_FROM = 16  # samples before the search may stop early
 CHECK_EVERY = 8
+PREFER_POLICY_WITHIN = 0.5  # points: closer than this, the rule-based card is kept
 
 
 @dataclass(slots=True)
@@ -103,8 +106,25 @@ def search_card(
     STATS.decisions += 1
     STATS.playouts += playouts
     STATS.seconds += time.perf_counter() - t0
-    best = max(range(n_legal), key=lambda i: sum(values[i]))
+    means = [sum(v) / samples for v in values]
+    best = max(range(n_legal), key=lambda i: means[i])
+    # the rule-based card stands unless the search finds something clearly better
+    default = legal.index(policy_card(k, view, legal))
+    if means[best] - means[default] < PREFER_POLICY_WITHIN:
+        return legal[default]
     return legal[best]
+
+
+def policy_card(k: Knowledge, view: SeatView, legal: list[int]) -> int:
+    """The rule-based policy's card for this seat."""
+    assert view.trick_mode is not None
+    lm = 0
+    for c in legal:
+        lm |= 1 << c
+    return choose_card(
+        k.hand, lm, k.trick, k.leader, k.seat, mode_id(view.trick_mode), k.unknown | k.hand, k.teams, k.points,
+        k.tricks_left == 1, k.misere, k.teams[k.declarer],
+    )
 
 
 def settled(values: list[list[float]], z: float = 2.5, indifferent: float = 2.0) -> bool:
