@@ -155,6 +155,21 @@ def seat_token(circle: Circle, evening_id: str, seat: int) -> Response:
     return answer({"seat": seat, "token": token, "link": request.host_url.rstrip("/") + f"/s/{token}"})
 
 
+@routes.operation("/evenings/<evening_id>/table/seats/<int:seat>/computer", "POST", tag="table", auth="write",
+                  summary="Give a seat to a computer player",
+                  description="The phone or client holding the seat is shut out; the computer plays at once "
+                              "when it is its turn.",
+                  responses={200: ("The table", "EveningTable"), 422: ("No open table, or no such seat", "Error")},
+                  query=(PATH_EVENING, PATH_SEAT))
+def seat_computer(circle: Circle, evening_id: str, seat: int) -> Response:
+    ev = load_evening(circle, evening_id)
+    table = svc.open_table_of(ev)
+    if table is None:
+        raise RuleError(N_("No digital table is open for this evening."), "no_table")
+    seat_svc.set_computer(table, seat)
+    return answer({"table": _table_dict(svc.run_computers(table), [p.name for p in ev.players])})
+
+
 # --- the seat token: join, read, choose, play ---------------------------------------------------
 @routes.operation("/tables/join", "POST", summary="Join a seat with its seat token", tag="table", auth="none",
                   body="SeatJoin", responses={200: ("The seat's state", "SeatState"),
@@ -228,3 +243,20 @@ def choose(table_id: str, body: dict[str, Any]) -> Response:
                   query=(PATH_TABLE,), headers=(SEAT_TOKEN_PARAM,), example={"expected_seq": 1, "card": "H9"})
 def play(table_id: str, body: dict[str, Any]) -> Response:
     return _act(lambda st: _parse(body["card"], st, cards=True), body)
+
+
+@routes.operation("/tables/<table_id>/next", "POST", summary="Deal the next hand at this table", tag="table",
+                  auth="none", description="Only once the hand is over; a repeat while a hand is in play deals nothing.",
+                  responses={200: ("The seat's state in the new hand", "SeatState"),
+                             **{k: v for k, v in SEAT_ERRORS.items() if k != 409}},
+                  query=(PATH_TABLE,), headers=(SEAT_TOKEN_PARAM,))
+def next_hand(table_id: str) -> Response:
+    try:
+        table, seat = _seat()
+    except RuleError as err:
+        return _error(err)
+    try:
+        st = svc.deal_next(table)
+    except RuleError as err:
+        return _error(err, table)
+    return answer(seat_state(st, seat))

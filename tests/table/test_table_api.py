@@ -138,3 +138,34 @@ def test_seat_tokens_are_checked(client: FlaskClient, app: Flask) -> None:
     resp = client.post(f"{API}/evenings/{evening_id}/table/seats/1/token")
     assert resp.status_code == 401
     assert write2 and evening2
+
+
+def test_one_client_and_three_computers_play_on(client: FlaskClient, app: Flask) -> None:
+    """An agent holding one seat plays hands through the API, dealing the next one itself."""
+    write, evening_id, table = _open(client, app, Variant.SOLO4, [])
+    auth = {"Authorization": f"Bearer {write}"}
+    for seat in (1, 2, 3):
+        data = _ok(client.post(f"{API}/evenings/{evening_id}/table/seats/{seat}/computer", headers=auth),
+                   schema="EveningTable")
+    assert [s["computer"] for s in data["table"]["seats"]] == [False, True, True, True]
+    token = _token(client, write, evening_id, 0)
+    headers = {"X-Seat-Token": token}
+    tid = table["id"]
+    before = _ok(client.get(f"{API}/tables/{tid}/seat", headers=headers), schema="SeatState")
+    same = _ok(client.post(f"{API}/tables/{tid}/next", headers=headers), schema="SeatState")
+    assert same["seq"] == before["seq"] and same["view"]["hand"] == before["view"]["hand"]  # in play: nothing dealt
+    rng = random.Random(5)
+    for _hand in range(2):
+        for _ in range(60):
+            st = _ok(client.get(f"{API}/tables/{tid}/seat", headers=headers), schema="SeatState")
+            if st["view"]["result"] is not None:
+                break
+            assert st["view"]["to_move"] == 0 and st["choices"]
+            path = "play" if st["view"]["phase"] == "playing" else "choose"
+            key = "card" if path == "play" else "action"
+            _ok(client.post(f"{API}/tables/{tid}/{path}", json={"expected_seq": st["seq"], key: rng.choice(st["choices"])},
+                            headers=headers), schema="SeatState")
+        st = _ok(client.post(f"{API}/tables/{tid}/next", headers=headers), schema="SeatState")
+        assert st["view"]["result"] is None
+    slate = _ok(client.get(f"{API}/evenings/{evening_id}/slate", headers=auth))
+    assert slate["hands_dealt"] == 2
