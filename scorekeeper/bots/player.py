@@ -84,6 +84,8 @@ def choose_action(
         raise ValueError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
     if not view.legal_actions:
         raise ValueError("it is not this seat's turn")
+    if len(view.legal_actions) == 1:
+        return view.legal_actions[0]  # nothing to think about
     rng = rng or random.Random()
     budget = clamp_budget(DEFAULT_BUDGET_MS[level] if budget_ms is None else budget_ms)
     phase = view.phase
