@@ -41,6 +41,12 @@ def open_table(client: FlaskClient, write: str, evening_id: str, computers: tupl
     return re.findall(r'value="(http[^"]+/s/[^"]+)"', links_html)
 
 
+def _error_text(html: str) -> str:
+    m = re.search(r"data-error>([^<]*)<", html)
+    assert m, "no error shown"
+    return m.group(1)
+
+
 def join(app: Flask, link: str) -> Phone:
     client = app.test_client()
     path = link.split("://", 1)[1].split("/", 1)[1]
@@ -81,6 +87,11 @@ def test_a_hand_from_the_slate_to_the_slate(app: Flask) -> None:
         if illegal and refused < 3:  # tapping an illegal card explains why, and changes nothing
             status, body = phone.post("/act", action=illegal[0], seq=seq)
             assert status == 422 and "data-error" in body
+            if refused == 0:  # in the player's language
+                phone.client.set_cookie("lang", "de_CH")
+                status, german = phone.post("/act", action=illegal[0], seq=seq)
+                phone.client.delete_cookie("lang")
+                assert status == 422 and _error_text(german) != _error_text(body)
             refused += 1
         other = phones[1 - mover]
         status, _body = other.post("/act", action=legal[0], seq=seq)
