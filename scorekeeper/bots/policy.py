@@ -139,7 +139,7 @@ def choose_card(
     if winners:
         if last:
             take = min(winners, key=lambda c: (_cost(c, mid, led), st[c]))
-            if tp >= _cost(take, mid, led) + 4 or (_cost(take, mid, led) == 0 and (tp > 0 or mid >= 4)):
+            if tp >= _cost(take, mid, led) or (_cost(take, mid, led) == 0 and (tp > 0 or mid >= 4)):
                 return take
         else:
             # a master of the led suit counts as sure, although it might be trumped
@@ -152,7 +152,7 @@ def choose_card(
             elif mid < 4 and led != mid and tp >= 10:
                 # trump a trick worth it with a small trump, even if it may be overtrumped
                 take = min(winners, key=lambda c: (_cost(c, mid, led), st[c]))
-                if take // 9 == mid and _cost(take, mid, led) <= 5:
+                if take // 9 == mid and _cost(take, mid, led) <= 9:
                     return take
     return _low(cs, mid, unplayed, points)
 
