@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.bots import LEVELS, choose_action
+from scorekeeper.bots.bidding import announcements, decide, estimate_by_playouts
 from scorekeeper.bots.search import STATS, clamp_budget, search_card
 from scorekeeper.engine import PASS, HandSetup, HandState, SeatView, announce_action, build_view
 from scorekeeper.engine.tables import card_ints
@@ -84,6 +85,15 @@ def test_never_passes_in_the_barrel() -> None:
             assert choose_action(view, rs, level, rng, TINY_MS) != PASS
 
 
+def search_bid_fixed(view: SeatView, rs: RuleSet, seed: int) -> int:
+    """The search's contract estimates on a fixed number of deals, then its decision."""
+    rng = random.Random(seed)
+    contracts = [c for _, _, c in announcements(view, rs)]
+    estimates = estimate_by_playouts(view, rs, contracts[:3], rng, 1000, max_samples=3)
+    estimates.update({c: 0.0 for c in contracts[3:]})
+    return decide(view, rs, estimates, {})
+
+
 def permuted_other_hands(state: HandState, seat: int, rng: random.Random) -> HandState:
     """The same public history and own hand, the other seats' cards shuffled among them."""
     other = state.clone()
@@ -103,7 +113,8 @@ def test_only_the_seat_view_reaches_the_bot(seed: int, stop: int, n: int) -> Non
     rs = any_ruleset(n, teams=n == 4)
     rng = random.Random(seed)
     state = new_state(rs, seed)
-    state.apply(announce_action(rs, "any", rng.choice(contracts_for(n))))
+    if stop:  # stop 0: the bidding itself
+        state.apply(announce_action(rs, "any", rng.choice(contracts_for(n))))
     while len(state.history) < stop and not state.is_terminal():
         state.apply(rng.choice(state.legal_actions()))
     if state.is_terminal():
@@ -113,10 +124,13 @@ def test_only_the_seat_view_reaches_the_bot(seed: int, stop: int, n: int) -> Non
     view, twin_view = build_view(state, seat), build_view(twin, seat)
     assert view == twin_view  # the bot's whole input is the same
     for level in LEVELS:
-        if level == "easy" or state.phase.value != "playing":
+        if level == "easy" or state.phase.value == "komisch":
             a = choose_action(view, rs, level, random.Random(seed), TINY_MS)
             b = choose_action(twin_view, rs, level, random.Random(seed), TINY_MS)
-        else:  # a fixed number of samples: the answer depends on the seed alone
+        elif state.phase.value == "bidding":  # a fixed number of samples: the answer depends on the seed alone
+            a = search_bid_fixed(view, rs, seed)
+            b = search_bid_fixed(twin_view, rs, seed)
+        else:
             a = search_card(view, rs, random.Random(seed), 1000, max_samples=4)
             b = search_card(twin_view, rs, random.Random(seed), 1000, max_samples=4)
         assert a == b
