@@ -27,7 +27,7 @@ from ..services import table_seats as seat_svc
 from ..services.errors import Forbidden, NotFound
 from ..services.table import StaleTable, TableState
 from .blueprint import PATH_EVENING, PUBLIC_ID, answer, load_evening, routes
-from .components import BOOL, INT, INTS, SCHEMAS, STR, nullable, obj, ref
+from .components import BOOL, INT, SCHEMAS, STR, nullable, obj, ref
 from .errors import error_body, rule_error_response
 
 SEAT_HEADER = "X-Seat-Token"

@@ -15,8 +15,6 @@ from scorekeeper.services import circles, evenings
 from .table_helpers import NAMES, rid
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-SEQ = re.compile(r'name="seq" value="(\d+)"')
-LINK = re.compile(r'data-seat-link="([^"]+)"|value="(http[^"]+/s/[^"]+)"')
 LEGAL_CARD = re.compile(r'name="action" value="(\d+)" class="card[^"]*\blegal\b')
 ANY_CARD = re.compile(r'name="action" value="(\d+)" class="card')
 CHOICE = re.compile(r'name="action" value="(\d+)"[^>]*data-(?:choice|pass)')
