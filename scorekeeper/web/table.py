@@ -97,6 +97,17 @@ def manage(token: str, evening_id: str) -> Page:
     return render_template("table/manage.html", **_manage_context(token, circle, ev, table))
 
 
+@bp.route("/c/<token>/e/<evening_id>/table/poll")
+def manage_poll(token: str, evening_id: str) -> Page:
+    """204 while ``?v=`` is the table's version, else the fresh seats fragment."""
+    circle, ev = _evening(token, evening_id)
+    table = _table_of(ev)
+    ctx = _manage_context(token, circle, ev, table)
+    if request.args.get("v", type=int) == ctx["table"].version:
+        return "", 204
+    return render_template("table/_manage_live.html", **ctx)
+
+
 @bp.route("/c/<token>/e/<evening_id>/table/links", methods=["POST"])
 def links(token: str, evening_id: str) -> Page:
     """New seat links (+ QR codes): for one seat (handing it to another phone, which shuts

@@ -132,8 +132,13 @@ def test_seat_cookie_handover_and_poll(app: Flask) -> None:
     assert len(new_link) == 1
     assert phone.client.get(phone.seat_url).status_code == 403
     assert app.test_client().get("/" + links[1].split("/", 3)[3]).status_code == 403  # the old link too
+    table_url = f"/c/{write}/e/{evening_id}/table"
+    version = re.search(r'id="table-live" data-version="(\d+)"', admin.get(table_url).get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    assert admin.get(f"{table_url}/poll?v={version}").status_code == 204
     newphone = join(app, new_link[0])
     assert "Beat" in newphone.html
+    fresh = admin.get(f"{table_url}/poll?v={version}")  # the organizer sees the new phone join
+    assert fresh.status_code == 200 and "joined" in fresh.get_data(as_text=True)
     # give seat 1 to the computer: it plays its turn at once (seat 1 is forehand)
     r = admin.post(f"/c/{write}/e/{evening_id}/table/computer", data={"csrf_token": csrf(manage), "seat": 1})
     assert r.status_code == 302
