@@ -68,6 +68,7 @@ class SeatPage:
     side_points: list[int]
     side_tricks: list[int]
     open_rows: list[tuple[str, list[str]]]  # (side name, row labels)
+    ring: list[tuple[str, int, str]] = field(default_factory=list)  # (name, cards left, markers) per seat
     choices: list[Choice] = field(default_factory=list)
     choice_groups: list[tuple[str, list[Choice]]] = field(default_factory=list)
     may_pass: bool = False
@@ -149,6 +150,7 @@ def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPag
         side_tricks=won,
         open_rows=[(sides[i], [row_label(ruleset.row(k), deck) for k in keys]) for i, keys in enumerate(view.open_rows)],
     )
+    page.ring = [(names[s], view.hand_sizes[s], _markers(view, s)) for s in range(view.n_players)]
     if view.my_turn and view.phase in ("bidding", "komisch"):
         page.choices = [choice_label(ruleset, a) for a in view.legal_actions if a != PASS]
         page.choice_groups = grouped(page.choices)
@@ -156,6 +158,12 @@ def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPag
     if view.result is not None:
         page.result = _result_text(ruleset, names, view)
     return page
+
+
+def _markers(view: SeatView, seat: int) -> str:
+    """Public marks next to a name: ▶ to move, ★ declarer, D dealer."""
+    return "".join(mark for mark, on in (("▶", view.to_move == seat), ("★", view.declarer == seat),
+                                         ("D", view.dealer == seat)) if on)
 
 
 def _mode_text(view: SeatView, deck: DeckStyle | str) -> str:
