@@ -1,6 +1,7 @@
 """Privacy: random games driven through the web layer, every seat a phone or a computer;
-every response every phone gets (pages, fragments, refusals, polls), its headers and
-its cookies, and every log line, are searched for the cards still in OTHER seats' hands.
+every response every phone gets (pages, fragments, refusals, polls, the JSON API), its
+headers and its cookies, and every log line, are searched for the cards still in OTHER
+seats' hands.
 
 Default: one game per variant; ``SCOREKEEPER_SOAK=1`` plays many more.
 """
@@ -74,6 +75,11 @@ def test_no_response_carries_another_seats_cards(app: Flask, variant: Variant, c
                 _check(app, table_id, seat, poll, phone)
                 page = phone.client.get(phone.seat_url)
                 _check(app, table_id, seat, page, phone)
+                token = phone.client.get_cookie("sk_seat", domain="localhost", path=phone.seat_url)
+                assert token is not None
+                api = phone.client.get(f"/api/v1/tables/{table_id}/seat", headers={"X-Seat-Token": token.value})
+                assert api.status_code == 200
+                _check(app, table_id, seat, api, phone)  # the JSON API: the same single view
                 phone.html = pages[seat] = page.get_data(as_text=True)
                 if _step == 0:  # the check itself works: this page shows cards hidden from the next seat
                     with pytest.raises(AssertionError):
