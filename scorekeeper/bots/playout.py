@@ -60,7 +60,9 @@ def policy_playout(
             seat = (leader + len(tk)) % n
             h = hands[seat]
             legal = legal_mask(h, mid, led, under) if tk else h
-            if eps and rnd() < eps:
+            if not legal & (legal - 1):  # a single legal card
+                c = legal.bit_length() - 1
+            elif eps and rnd() < eps:
                 cs = cards(legal)
                 c = cs[int(rnd() * len(cs))]
             else:

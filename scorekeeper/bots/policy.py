@@ -46,6 +46,15 @@ SUIT_ORDER: tuple[tuple[int, ...], ...] = tuple(_order(k, True) for k in range(N
 _TRUMP_COST = (0, 1, 2, 16, 5, 20, 5, 5, 9)
 
 
+# OWN[mid][c]: a card's strength in a trick of its own suit (its rank in the mode).
+OWN: tuple[tuple[int, ...], ...] = tuple(tuple(STRENGTH[m * 4 + c // 9][c] for c in range(36)) for m in range(N_MODES))
+# COST[mode * 4 + led][c]: what winning with ``c`` gives away (a trump spent on another suit's trick).
+COST: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_TRUMP_COST[c % 9] if (k >> 2) < 4 and c // 9 == k >> 2 and (k & 3) != k >> 2 else 0 for c in range(36))
+    for k in range(N_MODES * 4)
+)
+
+
 def _master_bits(k: int) -> tuple[int, ...]:
     """For a 9-bit slice of the cards still out in suit ``k & 3``: the bit of its
     highest card under mode ``k >> 2`` (0 for an empty slice)."""
@@ -131,57 +140,56 @@ def choose_card(
         top_out = top_strength(k, out)
         if last or best > top_out:
             return _smear(cs, mid, unplayed, points)
-        sure = [c for c in cs if st[c] > top_out and _cost(c, mid, led) == 0]
+        cost = COST[k]
+        sure = [c for c in cs if st[c] > top_out and cost[c] == 0]
         if sure:  # the partner's card may be beaten: make the trick safe
             return max(sure, key=lambda c: points[c])
         return _low(cs, mid, unplayed, points)
     winners = [c for c in cs if st[c] > best]
     if winners:
+        cost = COST[k]
+        take = min(winners, key=lambda c: cost[c] * 256 + st[c])
         if last:
-            take = min(winners, key=lambda c: (_cost(c, mid, led), st[c]))
-            if tp >= _cost(take, mid, led) or (_cost(take, mid, led) == 0 and (tp > 0 or mid >= 4)):
+            if tp >= cost[take] or (cost[take] == 0 and (tp > 0 or mid >= 4)):
                 return take
         else:
             # a master of the led suit counts as sure, although it might be trumped
             top_out = top_strength(k, out if mid >= 4 or led == mid or best >= 100 else out & SUIT_MASK[led])
             sure = [c for c in winners if st[c] > top_out]
             if sure:
-                take = min(sure, key=lambda c: (_cost(c, mid, led), st[c]))
-                if _cost(take, mid, led) == 0 or tp + points[take] >= _cost(take, mid, led) + 4:
+                take = min(sure, key=lambda c: cost[c] * 256 + st[c])
+                if cost[take] == 0 or tp + points[take] >= cost[take] + 4:
                     return take
             elif mid < 4 and led != mid and tp >= 10:
                 # trump a trick worth it with a small trump, even if it may be overtrumped
-                take = min(winners, key=lambda c: (_cost(c, mid, led), st[c]))
-                if take // 9 == mid and _cost(take, mid, led) <= 9:
+                if take // 9 == mid and cost[take] <= 9:
                     return take
     return _low(cs, mid, unplayed, points)
 
 
-def _cost(c: int, mid: int, led: int) -> int:
-    """What winning with ``c`` gives away: a trump spent on another suit's trick."""
-    if mid < 4 and c // 9 == mid and led != mid:
-        return _TRUMP_COST[c % 9]
-    return 0
-
-
 def _own_strength(c: int, mid: int) -> int:
-    return STRENGTH[mid * 4 + c // 9][c]
+    return OWN[mid][c]
 
 
 def _low(cs: tuple[int, ...], mid: int, unplayed: int, points: Points) -> int:
-    all_trump = mid < 4 and all(c // 9 == mid for c in cs)
+    """A card that gives away little: few points, no trump, no master card, weak."""
     top = masters(mid, unplayed)
-    strength = STRENGTH
-
-    def key(c: int) -> tuple[int, int]:
-        v = points[c]
-        if mid < 4 and c // 9 == mid and not all_trump:
-            v += 25
+    own = OWN[mid]
+    trumps = SUIT_MASK[mid] if mid < 4 else 0
+    if trumps and all(c // 9 == mid for c in cs):
+        trumps = 0
+    best_c = cs[0]
+    best_key = 1 << 30
+    for c in cs:
+        key = points[c] * 256 + own[c]
+        if trumps >> c & 1:
+            key += 25 * 256
         if top >> c & 1:
-            v += 15
-        return v, strength[mid * 4 + c // 9][c]
-
-    return min(cs, key=key)
+            key += 15 * 256
+        if key < best_key:
+            best_key = key
+            best_c = c
+    return best_c
 
 
 def _smear(cs: tuple[int, ...], mid: int, unplayed: int, points: Points) -> int:
