@@ -5,16 +5,23 @@ It looks only at public facts and the mover's own hand: the cards still out
 (``unplayed``, every card not yet played, the mover's included), the trick so
 far, the teams and the trick mode. Rules of thumb a Jass player follows:
 
-- Leading: the declaring team draws trumps while it holds the top trump; anyone
-  cashes a suit's master card (the highest still out); otherwise a low card.
+- Leading: the declaring team draws trumps while it holds the top trump or
+  three trumps; anyone cashes a suit's master card (the highest still out);
+  otherwise a low card from a long suit.
 - Partner winning: smear points on the trick when it is safe (the partner's
-  card can no longer be beaten, or the mover is last); else play low.
-- Opponent winning: last to play, take a trick worth taking with the cheapest
-  winning card (a trump only when the trick is worth the trump); not last, win
-  only with a card nobody can beat; otherwise discard low (no trumps, no
-  master cards, few points).
+  card can no longer be beaten, or the mover is last); if it may be beaten,
+  make it safe with a master card; else play low.
+- Opponent winning: last to play, take the trick with the cheapest winning
+  card when it is worth what the card costs (a trump spent on another suit);
+  not last, win with a card nobody can beat (a master of the led suit counts,
+  although it might be trumped), or trump a trick worth 10 with a small trump
+  or the trump ace; otherwise discard low (no trumps, no master cards, few
+  points).
 - Misère (``avoid``): every side dodges points: lead weak cards, duck under
   the winning card, dump points on the other team's tricks.
+
+The thresholds were set by duplicate matches of variants against each other
+(thousands of deal pairs each, four suits, Obenabe and Undenufe).
 """
 
 from __future__ import annotations
@@ -197,7 +204,7 @@ def _smear(cs: tuple[int, ...], mid: int, unplayed: int, points: Points) -> int:
 
     def key(c: int) -> tuple[int, int]:
         if mid < 4 and c // 9 == mid:
-            return -200 - _own_strength(c, mid), 0  # trumps: the lowest, never the jack or nine
+            return -200 - _own_strength(c, mid), 0  # trumps: the lowest (keep the jack and nine)
         v = points[c]
         if top >> c & 1:
             v -= 15
