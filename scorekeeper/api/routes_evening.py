@@ -155,6 +155,17 @@ def end(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     return evening_answer(ev)
 
 
+@routes.operation(E + "/reopen", "POST", summary="Reopen an ended evening to correct it", tag="evenings",
+                  auth="write", body="Action",
+                  description="Back to open (version + 1); entries and cuts stay. End it again afterwards.",
+                  responses={200: ("The evening, open again", "Evening"), **WRITE},
+                  query=(PATH_EVENING,), example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-reopen-1"})
+def reopen(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
+    ev = load_evening(circle, evening_id)
+    ev = svc.reopen_evening(ev, expected_version=body["expected_version"], request_id=body["request_id"])
+    return evening_answer(ev)
+
+
 @routes.operation(E + "/result", "GET", summary="Standing, result (sticks, potatoes, winners) and money",
                   tag="evenings", responses={200: ("Totals so far; result and payout once decided", "Standing")},
                   query=(PATH_EVENING,))

@@ -32,6 +32,7 @@ __all__ = [
     "get_or_create_player",
     "hash_token",
     "history",
+    "new_view_link",
     "open_circle",
     "open_circle_for_write",
     "player_records",
@@ -113,3 +114,19 @@ def add_player(circle: Circle, name: str) -> Player:
         player = Player(circle_id=circle_id, name=clean)
         s.add(player)
     return player
+
+
+def new_view_link(circle: Circle) -> str:
+    """A new onlookers (read-only) token for the circle; the old one stops working.
+
+    Only its hash is stored; the plain token is returned once to be shown.
+    """
+    view_token = secrets.token_urlsafe(TOKEN_BYTES)
+    circle_id = circle.id
+    with tx.write() as s:
+        row = s.get(Circle, circle_id)
+        if row is None:
+            raise NotFound(N_("This link does not open any circle."), "circle_not_found")
+        row.view_token_hash = hash_token(view_token)
+    circle.view_token_hash = hash_token(view_token)
+    return view_token

@@ -40,6 +40,7 @@ __all__ = [
     "get_evening",
     "load_slate",
     "record_hand",
+    "reopen_evening",
     "result",
     "ruleset_of",
     "set_cut",
@@ -205,7 +206,9 @@ def _lock(s: Session, evening_id: int) -> Evening:
     return ev
 
 
-def _apply(evening: Evening, *, expected_version: int, request_id: str, action: str, change: Change) -> Evening:
+def _apply(
+    evening: Evening, *, expected_version: int, request_id: str, action: str, change: Change, ended_ok: bool = False
+) -> Evening:
     _check_request_id(request_id)
     evening_id = evening.id
     with tx.write() as s:
@@ -215,7 +218,7 @@ def _apply(evening: Evening, *, expected_version: int, request_id: str, action: 
             return ev  # a double tap or a replayed request: recorded once already
         if ev.version != expected_version:
             raise StaleVersion(ev.version)
-        if not ev.is_open:
+        if not ev.is_open and not ended_ok:
             raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
         if change(s, ev):
             ev.version += 1
@@ -371,3 +374,23 @@ def end_evening(
         return True
 
     return _apply(evening, expected_version=expected_version, request_id=request_id, action="end", change=change)
+
+
+def reopen_evening(evening: Evening, *, expected_version: int, request_id: str) -> Evening:
+    """Open an ended evening again to correct it (a mistake noticed at payout time).
+
+    Status back to ``open``, ``ended_at`` and ``ended_early`` cleared, version + 1. The
+    entries and the recorded cuts stay; closing it again computes the result afresh.
+    Reopening an open evening raises ``evening_open``.
+    """
+
+    def change(s: Session, ev: Evening) -> bool:
+        if ev.is_open:
+            raise RuleError(N_("This evening is still open."), "evening_open")
+        ev.status = "open"
+        ev.ended_early = False
+        ev.ended_at = None
+        return True
+
+    return _apply(evening, expected_version=expected_version, request_id=request_id, action="reopen",
+                  change=change, ended_ok=True)

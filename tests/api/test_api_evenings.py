@@ -133,6 +133,14 @@ def test_early_end_keeps_the_standing(client: FlaskClient) -> None:
                                                "declarer_seat": 0, "row_key": "obenabe", "declarer_points": 100,
                                                "defender_points": 57})
     assert late.status_code == 422 and late.get_json()["error"]["code"] == "evening_ended"
+    # reopen to correct a mistake noticed at payout time (a repeated request changes nothing)
+    body = {"expected_version": ended["version"], "request_id": rid()}
+    reopened = api.ok("POST", f"/evenings/{eid}/reopen", body, schema="Evening")
+    assert reopened["status"] == "open" and reopened["version"] == ended["version"] + 1
+    assert reopened["result"] is None and reopened["ended_at"] is None
+    assert api.ok("POST", f"/evenings/{eid}/reopen", body, schema="Evening")["version"] == reopened["version"]
+    twice = api.post(f"/evenings/{eid}/reopen", {"expected_version": reopened["version"], "request_id": rid()})
+    assert twice.status_code == 422 and twice.get_json()["error"]["code"] == "evening_open"
 
 
 def test_version_polling(client: FlaskClient) -> None:
