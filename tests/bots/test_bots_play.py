@@ -48,11 +48,12 @@ def test_every_contract_every_level_only_legal_cards(n: int, teams: bool, contra
     assert sum(state.points) == 157
 
 
-@pytest.mark.parametrize("variant", ["three", "teams", "solo4", "club"])
+@pytest.mark.parametrize("variant", ["three", "teams", "solo4", "club", "teams+extras", "solo4+extras"])
 @settings(max_examples=EXAMPLES * 2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, data=st.data())
 def test_whole_hands_with_bidding_on_random_slates(variant: str, seed: int, data: st.DataObject) -> None:
-    rs = default_ruleset(variant)
+    name, _, extras = variant.partition("+")
+    rs = default_ruleset(name, extra_rows=("slalom", "gustav", "tuo") if extras else ())
     rng = random.Random(seed)
     keys = [r.key for r in rs.rows]
     open_rows = []
