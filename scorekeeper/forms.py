@@ -63,6 +63,43 @@ class PointsInput(NumberInput):
         return super().__call__(field, **kwargs)
 
 
+class ClearIntegerField(IntegerField):
+    """A whole number whose "not a number" message says what is expected (``message``)."""
+
+    def __init__(self, *args: Any, message: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clear_message = message
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            self.data = None
+            raise ValueError(self.clear_message or self.gettext("Not a valid integer value.")) from None
+
+
+class ClearDecimalField(DecimalField):
+    """An amount: ``0.50`` or ``0,50`` (Swiss keyboards); a clear message for anything else."""
+
+    def __init__(self, *args: Any, message: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clear_message = message
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist and isinstance(valuelist[0], str):
+            valuelist = [valuelist[0].strip().replace(",", ".").replace("'", "")]
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            self.data = None
+            raise ValueError(self.clear_message or self.gettext("Not a valid decimal value.")) from None
+
+
+STAKE_MESSAGE = _l("The stake is an amount in francs from 0 to 1000, for example 0.50.")
+PER_POINTS_MESSAGE = _l("“Per how many points” is a whole number from 1 to 10000, for example 10.")
+FACTOR_MESSAGE = _l("A factor is a whole number from 1 to 1000.")
+
+
 class MultiCheckboxField(SelectMultipleField):
     widget = ListWidget(prefix_label=False)
     option_widget = CheckboxInput()
@@ -164,8 +201,9 @@ class StartEveningForm(FlaskForm):
     suit_order = SelectField(
         _l("Order of the suit rows"), choices=choices(SUIT_ORDER_LABELS.items()), validate_choice=True
     )
-    barrel = SelectField(
+    barrel = RadioField(
         _l("Barrel rule"),
+        default=BarrelRule.BOOK.value,
         choices=choices(
             [
                 (BarrelRule.BOOK.value, _l("Book: back to forehand, who must choose")),
@@ -175,11 +213,13 @@ class StartEveningForm(FlaskForm):
     )
     undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
     extra_rows = MultiCheckboxField(_l("Extra rows"), choices=choices(EXTRA_LABELS.items()))
-    stake_chf = DecimalField(
-        _l("Stake in CHF"), places=2, validators=[InputRequired(), NumberRange(0, 1000)], render_kw={"inputmode": "decimal"}
+    stake_chf = ClearDecimalField(
+        _l("Stake in CHF"), places=2, message=STAKE_MESSAGE,
+        validators=[InputRequired(STAKE_MESSAGE), NumberRange(0, 1000, STAKE_MESSAGE)], render_kw={"inputmode": "decimal"}
     )
-    per_points = IntegerField(
-        _l("per how many points"), validators=[Optional(), NumberRange(1, 10000)], render_kw={"inputmode": "numeric"}
+    per_points = ClearIntegerField(
+        _l("per how many points"), message=PER_POINTS_MESSAGE,
+        validators=[Optional(), NumberRange(1, 10000, PER_POINTS_MESSAGE)], render_kw={"inputmode": "numeric"}
     )
     round_to = SelectField(
         _l("Rounding"), choices=choices([("5", _l("to 5 Rappen")), ("1", _l("exact to the Rappen"))]), default="5"
@@ -202,9 +242,10 @@ def start_form_class(ruleset: RuleSet) -> type[StartEveningForm]:
             render_kw={"autocomplete": "off", "list": "circle-players"},
         )
     for row in ruleset.rows:
-        attrs[f"factor_{row.key}"] = IntegerField(
+        attrs[f"factor_{row.key}"] = ClearIntegerField(
             default=row.factor,
-            validators=[Optional(), NumberRange(1, 1000, _l("A factor is a whole number from 1 to 1000."))],
+            message=FACTOR_MESSAGE,
+            validators=[Optional(), NumberRange(1, 1000, FACTOR_MESSAGE)],
             render_kw={"inputmode": "numeric", "pattern": "[0-9]*"},
         )
     return type("StartEveningFormFor" + ruleset.variant.value.title(), (StartEveningForm,), attrs)

@@ -75,7 +75,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "seich_not_allowed": N_("Seich is only played in the club variant."),
     "seich_with_result": N_("A Seich hand is thrown in: no row, no contract, no points, no match."),
     "seich_used": N_("This team has already used its Seich tonight."),
-    "not_in_barrel": N_("Only the player in the barrel (seat %(seat)s) may call Seich."),
+    "not_in_barrel": N_("Only %(seat)s, who is in the barrel, may call Seich."),
     "entry_unknown": N_("There is no hand %(hand)s to correct."),
     "correction_conflict": N_("This correction would make hand %(hand)s invalid (%(reason)s)."),
 }

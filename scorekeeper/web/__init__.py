@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask, Response, current_app, request, url_for
 from flask_wtf.csrf import CSRFError
 
-from ..i18n import LANGUAGES, current_language
+from ..i18n import LANGUAGES, current_language, local_date, local_datetime, local_time
 from . import labels
 
 HTMX_PATH = "vendor/htmx-2.0.11.min.js"
@@ -68,6 +68,9 @@ def register(app: Flask) -> None:
     app.add_template_filter(labels.chf, "chf")
     app.add_template_filter(labels.signed, "signed")
     app.add_template_filter(_zip, "zip")
+    app.add_template_filter(local_date, "local_date")
+    app.add_template_filter(local_time, "local_time")
+    app.add_template_filter(local_datetime, "local_datetime")
     app.register_error_handler(404, not_found)
     app.register_error_handler(403, forbidden)
     app.register_error_handler(CSRFError, csrf_error)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
@@ -45,6 +46,23 @@ def circle(token: str) -> str:
         variants=VARIANT_LABELS,
         variants_short={v.value: str(label) for v, label in VARIANT_SHORT.items()},
     )
+
+
+@bp.route("/view-link", methods=["POST"])
+def new_view_link(token: str) -> Response | tuple[str, int]:
+    """A new onlookers link (the old one stops working), shown once."""
+    circ, can_write = open_or_404(token)
+    require_write(can_write)
+    if not FlaskForm().validate():  # only the CSRF token
+        flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
+        return redirect(url_for("circles.circle", token=token) + "#share")
+    view_token = circle_service.new_view_link(circ)
+    resp = make_response(render_template(
+        "circles/view_link.html", circle=circ, token=token,
+        view_url=url_for("circles.circle", token=view_token, _external=True),
+    ))
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @bp.route("/players", methods=["POST"])

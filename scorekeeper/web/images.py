@@ -21,7 +21,7 @@ from ..scoring.payouts import Payout
 from ..scoring.slate import Slate
 from ..services import evenings as svc
 from .common import evening_or_404, open_or_404, ruleset_of, seat_names
-from .labels import VARIANT_SHORT, chf, signed
+from .labels import SHY, VARIANT_SHORT, chf, signed
 from .present import build_slate_view
 from .results import cut_text, result_view
 
@@ -85,12 +85,12 @@ def slate_picture(
         cut_texts = {r.row_key: cut_text(r.cut, view.sides) for r in result.rows if r.cut is not None}
     rows: list[PictureRow] = []
     for i, rv in enumerate(view.rows):
-        notes = tuple(c.played_as or "" for c in rv.cells)
+        notes = tuple((c.played_as or "").replace(SHY, "") for c in rv.cells)  # a picture has no soft hyphens
         marks: tuple[Marks, ...] = ()
         if three and result is not None:
             marks = tuple(Marks(s, p) for s, p in result.rows[i].marks)
         rows.append(PictureRow(
-            label=rv.label,
+            label=rv.label.replace(SHY, ""),
             factor="" if three else f"×{rv.factor}",
             cells=tuple("" if c.value is None else str(c.value) for c in rv.cells),
             notes=notes if any(notes) else (),

@@ -118,6 +118,28 @@ def contract_short(contract: Contract, deck: DeckStyle | str) -> str:
     return f"{KIND_LABELS[k]}{arrow}"
 
 
+SHY = "\u00ad"
+# Natural break points of the long words on a narrow slate (both languages use them).
+_BREAKS = {
+    "Zwüschedüre": "Zwü·sche·düre",
+    "Riesenslalom": "Riesen·slalom",
+    "Undenufe": "Unde·nufe",
+    "Obenabe": "Oben·abe",
+    "Schaufel": "Schau·fel",
+    "Schilten": "Schil·ten",
+    "Schellen": "Schel·len",
+    "Komisch": "Ko·misch",
+}
+
+
+def hyphenate(text: str) -> str:
+    """``text`` with soft hyphens at the natural break points of its long words."""
+    for word, marked in _BREAKS.items():
+        if word in text:
+            text = text.replace(word, marked.replace("·", SHY))
+    return text
+
+
 def chf(rappen: int, signed: bool = False) -> str:
     """Rappen as ``CHF 12.35`` (``+CHF 12.35`` / ``−CHF 3.00`` when signed)."""
     sign = ""

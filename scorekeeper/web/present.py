@@ -13,8 +13,9 @@ from flask_babel import gettext as _
 from ..game.cards import DeckStyle
 from ..game.contracts import Contract, Kind
 from ..game.rulesets import BarrelRule, Row, RuleSet, Variant
+from ..scoring.entries import is_misere
 from ..scoring.slate import Slate
-from .labels import contract_label, contract_short, row_label
+from .labels import contract_label, contract_short, hyphenate, row_label
 
 
 @dataclass(frozen=True)
@@ -22,8 +23,8 @@ class CellView:
     value: int | None  # None: open
     index: int | None = None  # position in slate.entries (for corrections)
     played_as: str | None = None  # what a choice row was played as
-    match: bool = False
-    countermatch: bool = False
+    match: bool = False  # good for the declarer: every trick (a Misère: no trick)
+    countermatch: bool = False  # bad for the declarer
     last: bool = False  # the most recent entry
 
 
@@ -40,6 +41,8 @@ class RowView:
 class Guide:
     dealer: str
     forehand: str
+    first: str | None  # who chooses first: the forehand, or the next who can when her side is full
+    forehand_full: bool
     speaking: list[str]  # eligible seats in speaking order
     full: list[str]  # sides whose rows are all filled
     barrel: str | None  # who must choose when everybody passed
@@ -61,6 +64,7 @@ class SlateView:
     guide: Guide | None
     raw: bool  # totals are raw points (THREE) rather than multiplied values
     open_rows: dict[int, list[str]] = field(default_factory=dict)
+    members: list[list[str]] = field(default_factory=list)  # per side: the players' names (headers)
 
 
 def side_labels(ruleset: RuleSet, names: Sequence[str]) -> list[str]:
@@ -93,7 +97,7 @@ def barrel_rule_text(ruleset: RuleSet) -> str:
 def played_as_label(ruleset: RuleSet, row: Row, contract: Contract | None, deck: DeckStyle) -> str | None:
     if contract is None or not row.is_choice:
         return None
-    return contract_short(contract, deck)
+    return hyphenate(contract_short(contract, deck))
 
 
 def build_slate_view(ruleset: RuleSet, names: Sequence[str], slate: Slate, *, ended: bool = False) -> SlateView:
@@ -109,19 +113,21 @@ def build_slate_view(ruleset: RuleSet, names: Sequence[str], slate: Slate, *, en
                 cells.append(CellView(None))
                 continue
             e = c.entry
+            # colours say good or bad for the declarer: a Misère countermatch (+100) is good
+            good, bad = (e.countermatch, e.match) if is_misere(ruleset, e) else (e.match, e.countermatch)
             cells.append(
                 CellView(
                     c.value,
                     c.index,
                     played_as_label(ruleset, row, e.contract, deck),
-                    e.match,
-                    e.countermatch,
+                    good,
+                    bad,
                     c.index == last_index,
                 )
             )
         nxt = ruleset.rows[i + 1] if i + 1 < len(ruleset.rows) else None
         group_end = nxt is not None and _category(ruleset, nxt) != _category(ruleset, row)
-        rows.append(RowView(row.key, row_label(row, deck), row.factor, cells, group_end))
+        rows.append(RowView(row.key, hyphenate(row_label(row, deck)), row.factor, cells, group_end))
     sides = side_labels(ruleset, names)
     marks = None
     if ruleset.variant is Variant.THREE:
@@ -140,6 +146,7 @@ def build_slate_view(ruleset: RuleSet, names: Sequence[str], slate: Slate, *, en
         guide=guide,
         raw=ruleset.variant is Variant.THREE,
         open_rows={side: slate.open_rows(side) for side in range(n_sides)},
+        members=[[names[s] for s in ruleset.seats_of(side)] for side in range(n_sides)],
     )
 
 
@@ -154,10 +161,13 @@ def build_guide(ruleset: RuleSet, names: Sequence[str], slate: Slate) -> Guide:
             if left
             else _("Seich: both teams have used theirs.")
         )
+    eligible = slate.eligible_seats()
     return Guide(
         dealer=names[slate.dealer],
         forehand=names[slate.forehand],
-        speaking=[names[s] for s in slate.eligible_seats()],
+        first=names[eligible[0]] if eligible else None,
+        forehand_full=ruleset.side_of(slate.forehand) in slate.full_sides(),
+        speaking=[names[s] for s in eligible],
         full=[sides[s] for s in sorted(slate.full_sides())],
         barrel=None if barrel is None else names[barrel],
         barrel_rule=barrel_rule_text(ruleset),

@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from ..game.rulesets import RuleSet, Variant
 from ..scoring.final import Cut, Result
 from ..scoring.payouts import Payout
-from .labels import row_label
+from .labels import hyphenate, row_label
 from .present import marks_text, side_labels
 
 
@@ -58,7 +58,7 @@ def result_view(ruleset: RuleSet, names: Sequence[str], res: tuple[Result, Payou
         for r in result.rows:
             rows.append(
                 ResultRow(
-                    label=row_label(ruleset.row(r.row_key), ruleset.deck),
+                    label=hyphenate(row_label(ruleset.row(r.row_key), ruleset.deck)),
                     factor=r.factor,
                     values=list(r.values),
                     marks=[marks_text(s, p) for s, p in r.marks],

@@ -51,6 +51,7 @@ def _context(token: str, circle: Any, can_write: bool, evening: Evening) -> dict
         "circle": circle,
         "evening": evening,
         "can_write": can_write and not ended,
+        "may_reopen": can_write and ended,
         "ruleset": ruleset,
         "names": names,
         "slate": slate,
@@ -66,7 +67,28 @@ def _context(token: str, circle: Any, can_write: bool, evening: Evening) -> dict
         "action_form": _action_form(evening),
         "open_by_row": {r["key"]: r["open"] for r in row_options(ruleset, slate)},
         "png_url": _png_url(token, evening),
+        "last_hand": _last_hand(ruleset, names, slate),
+        "form_messages": [],
+        "invalid": None,
     }
+
+
+def _last_hand(ruleset: Any, names: list[str], slate: Any) -> str | None:
+    """What the undo button takes back: ``hand 14: Anna · Roses · 88 : 69``."""
+    if not slate.entries:
+        return None
+    return _("hand %(n)s: %(what)s", n=len(slate.entries), what=describe(ruleset, names, slate.entries[-1]))
+
+
+# The field a rule error is about: the page focuses it (and marks it invalid).
+_FIELD_OF_CODE = {
+    "row_required": "row", "row_unknown": "row", "row_closed": "row",
+    "side_full": "declarer", "declarer_unknown": "declarer", "not_in_barrel": "declarer", "seich_used": "declarer",
+    "contract_required": "played_as", "contract_not_allowed": "played_as",
+    "points_not_whole": "declarer_points", "points_range": "declarer_points", "points_sum": "declarer_points",
+    "match_needs_all": "declarer_points", "countermatch_needs_none": "declarer_points",
+    "match_and_countermatch": "match",
+}
 
 
 def _png_url(token: str, evening: Evening) -> str | None:
@@ -117,33 +139,43 @@ def version(token: str, evening_id: str) -> Page:
 
 def _submit(token: str, evening_id: str, form: HandForm, apply: Callable[[Evening, Any], Any],
             rerender: Callable[[dict[str, Any], HandForm, int], Page]) -> Page:
+    """Validate and apply; on failure the page comes back with the form, the message next to
+    it (not at the top of the page) and the first invalid field marked."""
     circle, can_write, ev = _load(token, evening_id, write=True)
     ruleset = ruleset_of(ev)
+    if not ev.is_open:
+        return _closed(token, circle, ev, 409)
     if not form.validate():
-        for name, errors in form.errors.items():
+        messages: list[tuple[str, str]] = []
+        for name in form.errors:
             if name == "csrf_token":
-                flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
+                messages.append(("error", _("The form was too old or not sent by this app. Nothing was written.")))
             elif name in ("expected_version", "request_id"):
-                flash(_("This form is out of date. Nothing was written; please try again."), "error")
-            else:
-                for e in errors:
-                    flash(f"{form[name].label.text}: {e}", "error")
+                messages.append(("error", _("This form is out of date. Nothing was written; please try again.")))
+            # every other field shows its own message under the field (once)
         refresh_version(form, ev.version)
-        return rerender(_context(token, circle, can_write, ev), form, 422)
+        ctx = _context(token, circle, can_write, ev)
+        ctx["form_messages"] = messages
+        ctx["invalid"] = next((n for n in form.errors if n in form._fields and n not in _HIDDEN), None)
+        return rerender(ctx, form, 422)
     try:
         entry = entry_from_form(ruleset, form)
         apply(ev, entry)
     except StaleVersion as err:
-        flash(error_text(err, ruleset, seat_names(ev)), "warning")
         ctx = _context(token, circle, can_write, svc.get_evening(circle, evening_id))
+        ctx["form_messages"] = [("warning", error_text(err, ruleset, seat_names(ev)))]
         refresh_version(form, ctx["evening"].version)
         return rerender(ctx, form, 409)
     except RuleError as err:
-        flash(error_text(err, ruleset, seat_names(ev)), "error")
         ctx = _context(token, circle, can_write, ev)
+        ctx["form_messages"] = [("error", error_text(err, ruleset, seat_names(ev)))]
+        ctx["invalid"] = _FIELD_OF_CODE.get(err.code)
         refresh_version(form, ev.version)
         return rerender(ctx, form, 422)
     return redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#slate")
+
+
+_HIDDEN = ("csrf_token", "expected_version", "request_id")
 
 
 @bp.route("/hands", methods=["POST"])
@@ -188,9 +220,11 @@ def _render_edit(index: int) -> Callable[[dict[str, Any], HandForm, int], tuple[
 def correct(token: str, evening_id: str, index: int) -> Page:
     circle, can_write, ev = _load(token, evening_id, write=True)
     ruleset, names = ruleset_of(ev), seat_names(ev)
+    if not ev.is_open:
+        return _closed(token, circle, ev, 409 if request.method == "POST" else 200, index=index)
     if request.method == "GET":
         ctx = _context(token, circle, can_write, ev)
-        if not ctx["can_write"] or not 0 <= index < len(ctx["slate"].entries):
+        if not 0 <= index < len(ctx["slate"].entries):
             abort(404)
         form = make_hand_form(ruleset, names, version=ev.version, entry=ctx["slate"].entries[index])
         return _render_edit(index)(ctx, form, 200)
@@ -204,6 +238,12 @@ def correct(token: str, evening_id: str, index: int) -> Page:
     if isinstance(ok, Response):
         flash(_("Hand %(n)s corrected.", n=index + 1), "success")
     return ok
+
+
+def _closed(token: str, circle: Any, ev: Evening, status: int, *, index: int | None = None) -> tuple[str, int]:
+    """An entry page of an ended evening: say so, and offer to reopen it."""
+    return render_template("slate/closed.html", token=token, circle=circle, evening=ev, index=index,
+                           action_form=_action_form(ev)), status
 
 
 def _action(token: str, evening_id: str, form: ActionForm, run: Callable[[Evening], Any], done: str) -> Page:
@@ -264,3 +304,11 @@ def set_cut(token: str, evening_id: str) -> Page:
         svc.set_cut(ev, cut, expected_version=form.expected_version.data, request_id=form.request_id.data)
 
     return _action(token, evening_id, form, run, _("Cut recorded."))
+
+
+@bp.route("/reopen", methods=["POST"])
+def reopen(token: str, evening_id: str) -> Page:
+    form = ActionForm()
+    return _action(token, evening_id, form, lambda ev: svc.reopen_evening(
+        ev, expected_version=form.expected_version.data, request_id=form.request_id.data),
+        _("The evening is open again: correct what was wrong, then close it again."))

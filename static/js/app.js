@@ -9,15 +9,26 @@
   }
 
   function remember(el) {
-    var c = { name: el.dataset.name, url: el.dataset.url, write: el.dataset.write === "1", at: Date.now() };
+    var c = { id: el.dataset.id, name: el.dataset.name, url: el.dataset.url, write: el.dataset.write === "1", at: Date.now() };
     if (!c.url) return;
     var list = readCircles().filter(function (x) { return x.url !== c.url; });
     list.unshift(c);
     try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, 30))); } catch (e) { /* private mode */ }
   }
 
+  /* One line per circle: the write link wins over the read-only link of the same circle. */
+  function uniqueCircles(list) {
+    var out = [], at = {};
+    list.forEach(function (c) {
+      var key = c.id ? "id:" + c.id : "name:" + c.name;
+      if (at[key] === undefined) { at[key] = out.length; out.push(c); }
+      else if (c.write && !out[at[key]].write) out[at[key]] = c;
+    });
+    return out;
+  }
+
   function renderCircles(ul) {
-    var list = readCircles();
+    var list = uniqueCircles(readCircles());
     var box = document.getElementById("my-circles-box");
     if (!list.length) return;
     if (box) box.hidden = false;
@@ -119,6 +130,11 @@
     });
     syncRows(); syncSeich();
 
+    /* After a refused entry: the first invalid field gets the focus (the page opened at #record). */
+    var bad = form.querySelector("[aria-invalid=true]");
+    if (bad) { bad.focus({ preventScroll: true }); bad.scrollIntoView({ block: "center" }); }
+    else if (form.querySelector(".form-messages")) form.scrollIntoView({ block: "start" });
+
     /* Untouched form + the slate changed on another phone: follow the fresh slate.
        A form somebody is filling in keeps its version: the server answers with a conflict. */
     var dirty = false;
@@ -151,6 +167,22 @@
       form.scrollIntoView({ behavior: "smooth", block: "start" });
       if (pts) setTimeout(function () { pts.focus({ preventScroll: true }); }, 300);
     });
+  }
+
+  /* Start form: the first-dealer choices carry the names typed in the seats. */
+  function dealerNames(form) {
+    var radios = form.querySelectorAll("input[name=first_dealer]");
+    function sync() {
+      radios.forEach(function (r) {
+        var seat = form.querySelector("input[name=seat_" + r.value + "]");
+        var span = r.parentNode.querySelector("[data-seat-name]");
+        if (!seat || !span) return;
+        var name = seat.value.trim();
+        span.textContent = name || span.dataset.seatName;
+      });
+    }
+    form.querySelectorAll("input[name^=seat_]").forEach(function (i) { i.addEventListener("input", sync); i.addEventListener("change", sync); });
+    sync();
   }
 
   function confirmForms(root) {
@@ -198,6 +230,7 @@
     copyButtons(document);
     confirmForms(document);
     document.querySelectorAll("form[data-record]").forEach(recordForm);
+    document.querySelectorAll("form#start-form").forEach(dealerNames);
     document.querySelectorAll("form[method=post]").forEach(once);
   });
 })();

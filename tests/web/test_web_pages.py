@@ -145,7 +145,8 @@ def test_undo_last_entry(client: FlaskClient) -> None:
     post_hand(client, ev, GOOD)
     page = client.get(ev).text
     fields = hidden(page, "/undo")
-    assert 'data-confirm="Take back the last entry?"' in page
+    # the confirmation names the hand it takes back
+    assert 'data-confirm="Undo hand 1: Beat · Roses · 100 : 57?"' in page
     assert client.post(f"{ev}/undo", data={k: v for k, v in fields.items() if k != "csrf_token"}).status_code == 400
     r = client.post(f"{ev}/undo", data=fields)
     assert r.status_code == 302

@@ -164,7 +164,7 @@ def test_seich_in_the_club_variant(client: FlaskClient, club: str) -> None:
     assert "In the barrel: if everybody passes, Beat must choose." in page
     r = post_hand(client, club, {"declarer": "2", "seich": "y"})
     assert r.status_code == 422
-    assert "Only the player in the barrel (seat Beat) may call Seich." in flashes(r.text)
+    assert "Only Beat, who is in the barrel, may call Seich." in flashes(r.text)
     assert post_hand(client, club, {"declarer": "1", "seich": "y"}).status_code == 302
     page = client.get(club).text
     assert version_of(page) == 1 and filled_cells(page) == 0

@@ -61,7 +61,7 @@ def forms(html: str) -> list[Form]:
 def hidden(html: str, action_end: str) -> dict[str, str]:
     """The hidden fields (CSRF token, request id, version...) of the form posting to ``...action_end``."""
     for f in forms(html):
-        if f.action.split("?")[0].endswith(action_end):
+        if f.action.split("#")[0].split("?")[0].endswith(action_end):
             return dict(f.fields)
     raise AssertionError(f"no form posting to {action_end!r}")
 
