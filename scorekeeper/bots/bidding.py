@@ -25,12 +25,12 @@ from typing import Mapping, Sequence
 from scorekeeper.engine.actions import PASS, SEICH, decode_announce
 from scorekeeper.engine.fast import points_table, schedule_ids
 from scorekeeper.engine.view import SeatView
-from scorekeeper.game.cards import Suit
+from scorekeeper.game.cards import Suit, mask_of
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
 from scorekeeper.game.rulesets import Row, RuleSet, Scoring
 
 from .handeval import contract_points, komisch_block_points, shape_of
-from .knowledge import hand_value, mask, teams_of
+from .knowledge import hand_value, teams_of
 from .playout import policy_playout
 from .search import SAFETY
 
@@ -114,7 +114,7 @@ def decide(view: SeatView, ruleset: RuleSet, estimates: Mapping[Contract, float]
 
 
 def heuristic_estimates(view: SeatView, ruleset: RuleSet) -> dict[Contract, float]:
-    hand = mask(view.hand)
+    hand = mask_of(view.hand)
     shape = shape_of(ruleset.n_players, ruleset.teams)
     return {c: contract_points(c, hand, shape) for _, _, c in announcements(view, ruleset)}
 
@@ -158,7 +158,7 @@ def estimate_by_playouts(
     n = view.n_players
     seat = view.seat
     nt = ruleset.n_tricks
-    hand = mask(view.hand)
+    hand = mask_of(view.hand)
     teams = teams_of(ruleset, seat)
     others = [s for s in range(n) if s != seat]
     unseen = [c for c in range(36) if not hand >> c & 1]

@@ -31,18 +31,12 @@ from scorekeeper.engine.fast import points_table, schedule_ids
 from scorekeeper.engine.rules import trick_status
 from scorekeeper.engine.tables import FULL, JACK, OBENABE_ID, SUIT_MASK, TUTTI_ID, UNDENUFE_ID, mode_id
 from scorekeeper.engine.view import SeatView
+from scorekeeper.game.cards import mask_of
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
 from scorekeeper.game.rulesets import RuleSet
 
 TOTAL_POINTS = 157
 MATCH_BONUS = 100
-
-
-def mask(cards: object) -> int:
-    m = 0
-    for c in cards:  # type: ignore[attr-defined]
-        m |= 1 << int(c)
-    return m
 
 
 def teams_of(ruleset: RuleSet, declarer: int | None) -> tuple[int, ...]:
@@ -112,18 +106,18 @@ class Knowledge:
             raise ValueError("no contract yet")
         n = view.n_players
         nt = ruleset.n_tricks
-        hand = mask(view.hand)
+        hand = mask_of(view.hand)
         played = 0
         played_by = [0] * n
         allowed = [FULL] * n
         for t in view.tricks:
             cs = tuple(int(c) for c in t.cards)
-            played |= mask(cs)
+            played |= mask_of(cs)
             for i, c in enumerate(cs):
                 played_by[(t.leader + i) % n] |= 1 << c
             infer_voids(mode_id(t.mode), cs, t.leader, n, allowed)
         trick = tuple(int(c) for c in view.trick)
-        played |= mask(trick)
+        played |= mask_of(trick)
         for i, c in enumerate(trick):
             played_by[(view.leader + i) % n] |= 1 << c
         if trick and view.trick_mode is not None:

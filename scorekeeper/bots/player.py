@@ -31,12 +31,13 @@ import random
 
 from scorekeeper.engine.actions import KOMISCH_OBENABE, KOMISCH_UNDENUFE, komisch_action
 from scorekeeper.engine.view import SeatView
+from scorekeeper.game.cards import mask_of
 from scorekeeper.game.contracts import Mode
 from scorekeeper.game.rulesets import RuleSet
 
 from .bidding import MAX_CANDIDATES, Scores, best_block, choose_bid, search_bid
 from .handeval import shape_of
-from .knowledge import Knowledge, mask
+from .knowledge import Knowledge
 from .search import MAX_SAMPLES, clamp_budget, policy_card, search_card
 
 LEVELS = ("easy", "normal", "strong")
@@ -66,7 +67,7 @@ def komisch_choice(view: SeatView, ruleset: RuleSet) -> int:
         open_modes.append(Mode.OBENABE)
     if KOMISCH_UNDENUFE in legal:
         open_modes.append(Mode.UNDENUFE)
-    action = komisch_action(best_block(mask(view.hand), open_modes, shape_of(ruleset.n_players, ruleset.teams)))
+    action = komisch_action(best_block(mask_of(view.hand), open_modes, shape_of(ruleset.n_players, ruleset.teams)))
     assert action in legal
     return action
 

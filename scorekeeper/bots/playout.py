@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from scorekeeper.engine.rules import trick_status
-from scorekeeper.engine.tables import LAST_TRICK_BONUS, STRENGTH, SUIT_OF, UNDER, legal_mask
+from scorekeeper.engine.tables import LAST_TRICK_BONUS, STRENGTH, SUIT_OF, UNDER, card_ints, legal_mask
 
-from .policy import cards, choose_card
+from .policy import choose_card
 
 
 def policy_playout(
@@ -63,7 +63,7 @@ def policy_playout(
             if not legal & (legal - 1):  # a single legal card
                 c = legal.bit_length() - 1
             elif eps and rnd() < eps:
-                cs = cards(legal)
+                cs = card_ints(legal)
                 c = cs[int(rnd() * len(cs))]
             else:
                 c = choose_card(

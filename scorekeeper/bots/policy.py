@@ -28,14 +28,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from scorekeeper.engine.tables import CARDS9, N_MODES, STRENGTH, SUIT_MASK
+from scorekeeper.engine.tables import N_MODES, STRENGTH, SUIT_MASK
+from scorekeeper.engine.tables import card_ints as cards
 
-_C0, _C1, _C2, _C3 = CARDS9
 Points = Sequence[int]  # card points by card
-
-
-def cards(m: int) -> tuple[int, ...]:
-    return _C0[m & 511] + _C1[m >> 9 & 511] + _C2[m >> 18 & 511] + _C3[m >> 27]
 
 
 def _order(k: int, led_only: bool) -> tuple[int, ...]:

@@ -10,7 +10,8 @@ from bots_helpers import SOAK, any_ruleset, contracts_for, deck_for, new_state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.bots.knowledge import Knowledge, infer_voids, mask
+from scorekeeper.bots.knowledge import Knowledge, infer_voids
+from scorekeeper.game.cards import mask_of as mask
 from scorekeeper.bots.sampler import match_cards, sample_hands
 from scorekeeper.engine import HandSetup, HandState, announce_action
 from scorekeeper.engine.tables import FULL, SUIT_MASK, card_ints
