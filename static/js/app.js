@@ -131,9 +131,16 @@
     syncRows(); syncSeich();
 
     /* After a refused entry: the first invalid field gets the focus (the page opened at #record). */
-    var bad = form.querySelector("[aria-invalid=true]");
-    if (bad) { bad.focus({ preventScroll: true }); bad.scrollIntoView({ block: "center" }); }
-    else if (form.querySelector(".form-messages")) form.scrollIntoView({ block: "start" });
+    function showProblem() {
+      var bad = form.querySelector("[aria-invalid=true]");
+      if (bad) { bad.focus({ preventScroll: true }); bad.scrollIntoView({ block: "center" }); }
+      else if (form.querySelector(".form-messages")) form.scrollIntoView({ block: "start" });
+    }
+    /* after the browser has scrolled to #record (which moves the focus away) */
+    if (form.querySelector("[aria-invalid=true], .form-messages")) {
+      if (document.readyState === "complete") setTimeout(showProblem, 0);
+      else window.addEventListener("load", function () { setTimeout(showProblem, 0); });
+    }
 
     /* Untouched form + the slate changed on another phone: follow the fresh slate.
        A form somebody is filling in keeps its version: the server answers with a conflict. */

@@ -1,0 +1,178 @@
+"""At a real table on a 360 px phone: a refused hand lands at the form, the first dealer is
+offered by name, the home page lists a circle once, long words break only where they may.
+Screenshots of the fixed pages (both languages) go to $SCOREKEEPER_SCREENSHOTS."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
+LONG = ["Anna-Katharina", "Bartholomäus", "Cécile-Marguerite", "Dölf von Gunten"]
+
+
+def _circle(page: Any, base: str) -> tuple[str, str]:
+    page.goto(base + "/")
+    page.fill("input[name=name]", "Donnschtig-Jass")
+    page.click("button[type=submit]")
+    return page.input_value("#write-link"), page.input_value("#view-link")
+
+
+def _start(page: Any, write: str, variant: str, names: list[str]) -> str:
+    page.goto(f"{write}/start?variant={variant}")
+    for seat, name in enumerate(names):
+        page.fill(f"input[name=seat_{seat}]", name)
+    page.click("#start-form button[type=submit]")
+    page.wait_for_selector("#slate")
+    return page.url.split("#")[0]
+
+
+def _shot(page: Any, name: str, *, full: bool = True) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def _no_sideways_scroll(page: Any) -> None:
+    wide = page.evaluate("""[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > 361)
+        .map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').trim().slice(0, 30))""")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 361, wide
+
+
+def test_a_refused_hand_lands_at_the_form_with_the_field_focused(live_server: str, phone: Any) -> None:
+    page = phone()
+    write, _view = _circle(page, live_server)
+    _start(page, write, "teams", ["Anna", "Beat", "Cécile", "Dölf"])
+    page.locator(".record .choices label", has_text="Beat").click()
+    page.select_option("select[name=row]", "suit_H")
+    page.fill("input[name=declarer_points]", "100")
+    page.fill("input[name=defender_points]", "50")
+    page.click("text=Write it on the slate")
+    page.wait_for_selector(".form-messages")
+    assert page.url.endswith("/hands#record")
+    page.wait_for_function("document.activeElement && document.activeElement.name === 'declarer_points'", timeout=3000)
+    box = page.locator(".form-messages").bounding_box()
+    field = page.locator("input[name=declarer_points]").bounding_box()
+    assert box is not None and field is not None
+    assert 0 <= field["y"] <= 740 - field["height"]  # the field is on screen, not 1900 px away
+    assert page.evaluate("scrollY") > 300
+    assert page.locator(".flashes").count() == 0  # the message is next to the form, once
+    _shot(page, "qa-after-error-at-form-360", full=False)
+    # a field error: focused, shown once under its field
+    page.fill("input[name=defender_points]", "57")
+    page.fill("input[name=declarer_points]", "")
+    page.click("text=Write it on the slate")
+    page.wait_for_selector("#declarer_points-errors")
+    page.wait_for_function("document.activeElement && document.activeElement.name === 'declarer_points'", timeout=3000)
+    assert page.locator("text=Enter the declarer's points (0 to 157).").count() == 1
+
+
+def test_first_dealer_is_offered_by_the_typed_names(live_server: str, phone: Any) -> None:
+    page = phone()
+    write, _view = _circle(page, live_server)
+    page.goto(f"{write}/start?variant=three")
+    labels = page.locator("input[name=first_dealer] + span")
+    assert labels.all_inner_texts() == ["Seat 1", "Seat 2", "Seat 3"]
+    page.fill("input[name=seat_0]", "Anna")
+    page.fill("input[name=seat_1]", "Beat")
+    assert labels.all_inner_texts() == ["Anna", "Beat", "Seat 3"]
+    page.fill("input[name=seat_2]", "Cécile")
+    page.locator("label", has_text="Cécile").locator("input[name=first_dealer]").check()
+    _no_sideways_scroll(page)
+    _shot(page, "qa-after-start-form-360")
+    page.click("#start-form button[type=submit]")
+    page.wait_for_selector("#slate")
+    guide = page.locator(".guide").inner_text()
+    assert "Cécile deals." in guide and "Anna is forehand" in guide  # seat 3 dealt first
+
+
+def test_home_lists_a_circle_once_preferring_the_write_link(live_server: str, phone: Any) -> None:
+    page = phone()
+    write, view = _circle(page, live_server)
+    page.goto(view)
+    page.goto(write)
+    page.goto(view)  # the read-only link opened last
+    page.goto(live_server + "/")
+    items = page.locator("#my-circles li")
+    assert items.count() == 1
+    assert "can write" in items.first.inner_text()
+    assert items.first.locator("a").get_attribute("href") == write
+
+
+def _fill_long_slate(page: Any, rows: list[tuple[str, str, str]]) -> None:
+    for declarer, row, points in rows:
+        page.locator(".record .choices label", has_text=declarer).click()
+        page.select_option("select[name=row]", row)
+        if page.locator("[data-played-as]").is_visible():
+            value = page.eval_on_selector_all(
+                "#played_as option", "os => os.filter(o => o.value && !o.disabled).map(o => o.value).pop()")
+            page.select_option("select[name=played_as]", value)
+        page.fill("input[name=declarer_points]", points)
+        page.click(".record button[type=submit]")
+        page.wait_for_selector(".flash-success")
+
+
+@pytest.mark.parametrize("lang", ["en", "de_CH"])
+def test_long_words_and_names_fit_a_360_px_slate(live_server: str, phone: Any, lang: str) -> None:
+    page = phone()
+    write, _view = _circle(page, live_server)
+    if lang != "en":
+        page.goto(write)
+        page.click("text=Deutsch")
+    for variant in ("club", "teams", "solo4", "three"):
+        names = LONG[:3] if variant == "three" else LONG
+        ev = _start(page, write, variant, names)
+        if variant == "club":
+            _fill_long_slate(page, [(LONG[1], "misere_zwueschi", "40")])
+        _no_sideways_scroll(page)
+        # a row label never breaks inside a word: every line of it starts at a word or a soft hyphen
+        _shot(page, f"qa-after-{variant}-slate-{lang}-360")
+        # row labels break only at spaces and soft hyphens, so they never overflow their cell
+        widths = page.eval_on_selector_all(
+            ".slate th.rowlabel", "els => els.map(e => [e.textContent.trim(), e.scrollWidth, e.clientWidth])")
+        assert all(sw <= cw + 1 for _t, sw, cw in widths), widths
+        # long names are cut with an ellipsis in the header, never broken mid-letter
+        styles = page.eval_on_selector_all(
+            ".slate thead th .name", "els => els.map(e => [getComputedStyle(e).textOverflow, getComputedStyle(e).whiteSpace])")
+        assert styles and all(s == ["ellipsis", "nowrap"] for s in styles), styles
+        heads = page.locator(".slate thead th[title]")
+        assert heads.first.get_attribute("title") in (names[0], f"{names[0]} & {names[2]}")
+        assert ev
+    page.goto(write)
+    _no_sideways_scroll(page)
+    _shot(page, f"qa-after-circle-{lang}-360")
+
+
+@pytest.mark.parametrize("lang", ["en", "de_CH"])
+def test_closed_evening_reopens_and_history_row_opens_it(live_server: str, phone: Any, lang: str) -> None:
+    page = phone()
+    page.on("dialog", lambda d: d.accept())  # the confirmations (end early, reopen)
+    write, _view = _circle(page, live_server)
+    if lang != "en":
+        page.goto(write)
+        page.click("text=Deutsch")
+    ev = _start(page, write, "teams", LONG)
+    _fill_long_slate(page, [(LONG[1], "suit_H", "100")])
+    page.click("form[action$='/end'] button")
+    page.wait_for_selector("#result")
+    page.goto(ev + "/entries/0")
+    assert page.locator("#reopen button").is_visible()
+    _shot(page, f"qa-after-closed-entry-{lang}-360")
+    page.goto(write)
+    page.click("#share summary")
+    row = page.locator(".history .evening-link").first
+    box = row.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] > 300  # the whole row is the link
+    money = page.eval_on_selector_all(".history .money", "els => els.map(e => e.getClientRects().length)")
+    assert money and all(n == 1 for n in money)  # an amount never wraps
+    _no_sideways_scroll(page)
+    _shot(page, f"qa-after-history-share-{lang}-360")
+    row.click()
+    page.wait_for_selector("#result")
+    page.click("#reopen button")
+    page.wait_for_selector("form[data-record]")
+    assert page.locator(".flash-success").count() == 1
