@@ -176,3 +176,41 @@ def test_closed_evening_reopens_and_history_row_opens_it(live_server: str, phone
     page.click("#reopen button")
     page.wait_for_selector("form[data-record]")
     assert page.locator(".flash-success").count() == 1
+
+
+def test_closing_with_open_ties_asks_first(live_server: str, phone: Any) -> None:
+    page = phone()
+    write, _view = _circle(page, live_server)
+    ev = _start(page, write, "three", ["Anna", "Beat", "Cécile"])
+    rows = page.eval_on_selector_all("select[name=row] option", "os => os.filter(o => o.value).map(o => o.value)")
+    for key in rows:  # every row: 80 for everybody, so every row ties
+        _fill_long_slate(page, [(name, key, "80") for name in ("Anna", "Beat", "Cécile")])
+    page.goto(ev)
+    cuts = page.locator("#cuts").bounding_box()
+    slate = page.locator("#slate").bounding_box()
+    assert cuts is not None and slate is not None and cuts["y"] < slate["y"]  # the cut comes first
+    _shot(page, "qa-after-three-ties-before-close-360", full=False)
+    seen: list[str] = []
+
+    def dismiss(dialog: Any) -> None:
+        seen.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
+    page.click("text=Close, the app cuts the open ties")
+    page.wait_for_timeout(300)
+    assert seen and "ties are not cut yet: the app will cut them at random" in seen[0]
+    assert page.locator("#result").count() == 0  # dismissed: still open, nothing drawn
+    _shot(page, "qa-after-three-close-button-360")
+
+
+def test_turn_guide_says_who_chooses_when_the_forehand_is_full(live_server: str, phone: Any) -> None:
+    page = phone()
+    write, _view = _circle(page, live_server)
+    _start(page, write, "three", ["Anna", "Beat", "Cécile"])
+    rows = page.eval_on_selector_all("select[name=row] option", "os => os.filter(o => o.value).map(o => o.value)")
+    _fill_long_slate(page, [("Beat", key, "100") for key in rows] + [("Anna", rows[0], "90"), ("Cécile", rows[0], "70")])
+    guide = " ".join(page.locator(".guide").inner_text().split())
+    assert "Anna deals. Beat (forehand) is full; Cécile chooses first." in guide
+    page.locator(".guide").scroll_into_view_if_needed()
+    _shot(page, "qa-after-guide-forehand-full-360", full=False)
