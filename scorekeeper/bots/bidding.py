@@ -96,6 +96,8 @@ def decide(view: SeatView, ruleset: RuleSet, estimates: Mapping[Contract, float]
     """The bidding action given an estimate of the card points of every contract."""
     side = ruleset.side_of(view.seat)
     options = announcements(view, ruleset)
+    if not options:  # cannot happen to a seat that speaks (its side has open rows); stay legal
+        return view.legal_actions[0]
     n_open = len(view.open_rows[side])
     best_action = options[0][0]
     best_u = -math.inf
@@ -213,6 +215,8 @@ def search_bid(
         u = utility(ruleset.row(key), rough[c], ruleset, side, n_open, scores)
         ranked[c] = max(ranked.get(c, -math.inf), u)
     top = sorted(ranked, key=lambda c: -ranked[c])[:candidates]
+    if not top:
+        return decide(view, ruleset, rough, scores)
     est = estimate_by_playouts(view, ruleset, top, rng, budget_ms)
     # contracts not played out keep a rough estimate, capped below the candidates'
     floor = min(est.values())
