@@ -165,9 +165,11 @@ def test_a_decision_keeps_to_its_budget(phase: str) -> None:
         while state.phase.value != "playing" or len(state.legal_actions()) < 2:
             state.apply(choose_action(state.observation(state.current_player()), rs, "easy", rng))
     view = state.observation(state.current_player())
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     choose_action(view, rs, "normal", rng, budget_ms=50)
-    assert time.perf_counter() - t0 < 0.2
+    # CPU time: a busy machine may stall the whole process, which is no fault of the bot
+    assert time.thread_time() - c0 < 0.15
+    assert time.perf_counter() - t0 < 1.0
 
 
 def test_budget_is_capped_and_level_checked() -> None:
