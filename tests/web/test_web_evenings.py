@@ -63,7 +63,8 @@ def test_complete_evening(app: Flask, client: FlaskClient, variant: Variant, han
     circle_page = html.unescape(client.get(write).text)
     public_id = ev.split("/")[-1]
     assert f"/e/{public_id}" in circle_page and ", ".join(names) in circle_page
-    records = re.findall(r"<tr><td>(\w+)</td><td class=\"num\">(\d+)</td><td class=\"num\">(\d+)</td>", circle_page)
+    records = re.findall(r"<tr><td><span class=\"name\" title=\"\w+\">(\w+)</span></td><td class=\"num\">(\d+)</td>"
+                             r"<td class=\"num\">(\d+)</td>", circle_page)
     assert sorted(n for n, _e, _w in records) == sorted(names) and all(e == "1" for _n, e, _w in records)
     assert client.get(ev.replace(write, view)).status_code == 200
 
