@@ -95,6 +95,12 @@ def open_table_of(evening: Evening) -> DigitalTable | None:
     ).scalars().first()
 
 
+def hand_in_play(evening: Evening) -> bool:
+    """Is a hand being dealt digitally for this evening (an open table, its hand not over)?"""
+    table = open_table_of(evening)
+    return table is not None and not load(table).hand_over
+
+
 def _current_hand(s: Session, table_id: int) -> TableHand | None:
     return s.execute(
         select(TableHand).where(TableHand.table_id == table_id).order_by(TableHand.number.desc()).limit(1)

@@ -6,7 +6,7 @@ Plain dataclasses for the templates (and tests): no database, no request.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Collection, Sequence
 
 from flask_babel import gettext as _
 
@@ -17,6 +17,9 @@ from ..scoring.entries import is_misere
 from ..scoring.slate import Slate
 from .labels import contract_label, contract_short, hyphenate, row_label
 
+if TYPE_CHECKING:  # the audit trail's items, read by attribute only (no database here)
+    from ..services.entries import LogItem
+
 
 @dataclass(frozen=True)
 class CellView:
@@ -26,6 +29,7 @@ class CellView:
     match: bool = False  # good for the declarer: every trick (a Misère: no trick)
     countermatch: bool = False  # bad for the declarer
     last: bool = False  # the most recent entry
+    digital: bool = False  # dealt at the digital table
 
 
 @dataclass(frozen=True)
@@ -100,7 +104,23 @@ def played_as_label(ruleset: RuleSet, row: Row, contract: Contract | None, deck:
     return hyphenate(contract_short(contract, deck))
 
 
-def build_slate_view(ruleset: RuleSet, names: Sequence[str], slate: Slate, *, ended: bool = False) -> SlateView:
+def digital_entries(log: Sequence[LogItem]) -> frozenset[int]:
+    """Positions in ``slate.entries`` of the hands dealt digitally, by replaying the audit trail
+    (a correction keeps the flag of the hand it corrects; an undo takes the entry out)."""
+    flags: list[bool] = []
+    for item in log:
+        if item.kind == "hand":
+            flags.append(item.digital)
+        elif item.kind == "correction":
+            flags[item.index] = item.digital
+        else:
+            flags.pop(item.index)
+    return frozenset(i for i, digital in enumerate(flags) if digital)
+
+
+def build_slate_view(
+    ruleset: RuleSet, names: Sequence[str], slate: Slate, *, ended: bool = False, digital: Collection[int] = ()
+) -> SlateView:
     deck = ruleset.deck
     n_sides = ruleset.n_sides
     last_index = len(slate.entries) - 1
@@ -123,6 +143,7 @@ def build_slate_view(ruleset: RuleSet, names: Sequence[str], slate: Slate, *, en
                     good,
                     bad,
                     c.index == last_index,
+                    c.index in digital,
                 )
             )
         nxt = ruleset.rows[i + 1] if i + 1 < len(ruleset.rows) else None

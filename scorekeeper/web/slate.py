@@ -17,7 +17,7 @@ from ..services.errors import NotFound, StaleVersion
 from .common import error_text, evening_or_404, open_or_404, require_write, ruleset_of, seat_names
 from .entry_form import describe, entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
 from .labels import row_label
-from .present import build_slate_view, contract_choices
+from .present import build_slate_view, contract_choices, digital_entries
 from .results import result_view
 
 bp = Blueprint("slate", __name__, url_prefix="/c/<token>/e/<evening_id>")
@@ -42,10 +42,11 @@ def _context(token: str, circle: Any, can_write: bool, evening: Evening) -> dict
     names = seat_names(evening)
     slate = svc.load_slate(evening)
     ended = not evening.is_open
-    view = build_slate_view(ruleset, names, slate, ended=ended)
+    trail = svc.entry_log(evening)
+    view = build_slate_view(ruleset, names, slate, ended=ended, digital=digital_entries(trail))
     cuts, pending = svc.cuts_and_pending(evening, slate)
     res = svc.result(evening, slate)
-    log = [item for item in svc.entry_log(evening) if item.kind != "hand"]
+    log = [item for item in trail if item.kind != "hand"]
     return {
         "token": token,
         "circle": circle,

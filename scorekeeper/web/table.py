@@ -49,6 +49,12 @@ def digital_table_open(evening: Evening) -> bool:
     return svc.open_table_of(evening) is not None
 
 
+@bp.app_template_global()
+def digital_hand_in_play(evening: Evening) -> bool:
+    """For the slate page: is a hand being dealt digitally (then no manual record form)?"""
+    return svc.hand_in_play(evening)
+
+
 # --- the organizer (the circle's write link) ---------------------------------------------
 def _evening(token: str, evening_id: str) -> tuple[Any, Evening]:
     circle, can_write = open_or_404(token)

@@ -1,0 +1,90 @@
+"""The slate page and the digital table: hands dealt digitally carry a marker on the slate;
+while a hand is dealt digitally the page offers the table instead of the manual record form."""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+
+from scorekeeper.game.rulesets import Variant
+from scorekeeper.models import Evening
+from scorekeeper.scoring.entries import HandEntry
+from scorekeeper.services import circles, evenings
+from scorekeeper.services import table as tables
+from scorekeeper.web.present import digital_entries
+
+from .table_helpers import rid
+from .web_helpers import start_evening
+
+MARKER = re.compile(r'<td class="filled[^"]*\bdigital\b[^"]*">.*?<span class="dealt" title="dealt digitally">'
+                    r'.*?<span class="visually-hidden">dealt digitally</span>', re.S)
+
+
+def _evening(app: Flask, write: str, evening_id: str) -> Evening:
+    circle, _w = circles.open_circle(write)
+    return evenings.get_evening(circle, evening_id)
+
+
+def _page(app: Flask, write: str, evening_id: str) -> str:
+    r = app.test_client().get(f"/c/{write}/e/{evening_id}")
+    assert r.status_code == 200
+    return r.get_data(as_text=True)
+
+
+def _record_by_hand(app: Flask, write: str, evening_id: str) -> None:
+    with app.app_context():
+        ev = _evening(app, write, evening_id)
+        rs = evenings.ruleset_of(ev)
+        slate = evenings.load_slate(ev)
+        row = next(r for r in rs.rows if not r.is_choice and r.key in slate.open_rows(rs.side_of(1)))
+        evenings.record_hand(ev, HandEntry(row.key, 1, None, 100, 57), request_id=rid("manual"),
+                             expected_version=ev.version)
+
+
+def test_a_digital_hand_is_marked_on_the_slate_a_manual_one_is_not(app: Flask) -> None:
+    write, evening_id = start_evening(app, Variant.TEAMS)
+    _record_by_hand(app, write, evening_id)
+    page = _page(app, write, evening_id)
+    assert page.count('class="filled') == 1 and not MARKER.search(page) and 'class="dealt"' not in page
+    with app.app_context():
+        table = tables.open_table(_evening(app, write, evening_id), computers=(0, 1, 2, 3))
+        assert tables.load(table).hand_over  # four computers: the hand is played and written at once
+    page = _page(app, write, evening_id)
+    assert page.count('class="filled') == 2
+    assert len(MARKER.findall(page)) == 1 and page.count('class="dealt"') == 1
+
+
+def test_digital_entries_follow_corrections_and_undos() -> None:
+    from datetime import datetime, timezone
+
+    from scorekeeper.services.entries import LogItem
+
+    now = datetime.now(timezone.utc)
+
+    def item(kind: str, index: int, digital: bool) -> LogItem:
+        return LogItem(0, kind, now, index, None, None, digital, None)
+
+    log = [item("hand", 0, False), item("hand", 1, True), item("hand", 2, True), item("correction", 1, True),
+           item("undo", 2, True), item("hand", 2, False)]
+    assert digital_entries(log) == frozenset({1})
+
+
+def test_while_a_hand_is_dealt_digitally_the_slate_offers_the_table_not_the_form(app: Flask) -> None:
+    write, evening_id = start_evening(app, Variant.TEAMS)
+    page = _page(app, write, evening_id)
+    assert 'id="record"' in page and "data-digital-hand" not in page
+    with app.app_context():
+        ev = _evening(app, write, evening_id)
+        assert not tables.hand_in_play(ev)
+        table = tables.open_table(ev, computers=(1, 2))  # seat 0 is a phone: the hand waits for her
+        assert tables.hand_in_play(ev)
+    page = _page(app, write, evening_id)
+    assert "data-digital-hand" in page and "A hand is being dealt digitally." in page
+    assert f'href="/c/{write}/e/{evening_id}/table"' in page
+    assert "Write it on the slate" not in page  # no manual record form
+    with app.app_context():
+        tables.close_table(table)  # back to real cards: the form is back
+        assert not tables.hand_in_play(_evening(app, write, evening_id))
+    page = _page(app, write, evening_id)
+    assert "data-digital-hand" not in page and "Write it on the slate" in page
