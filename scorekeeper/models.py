@@ -266,6 +266,7 @@ class TableSeat(db.Model):
     seat: Mapped[int] = mapped_column(primary_key=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     computer: Mapped[bool] = mapped_column(default=False)
+    level: Mapped[str] = mapped_column(String(8), default="normal", server_default="normal")  # a computer's level
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 

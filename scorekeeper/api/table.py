@@ -26,6 +26,7 @@ from ..services import table as svc
 from ..services import table_seats as seat_svc
 from ..services.errors import Forbidden, NotFound
 from ..services.table import StaleTable, TableState
+from ..services.table_computer import COMPUTER_LEVELS
 from .blueprint import PATH_EVENING, PUBLIC_ID, answer, load_evening, routes
 from .components import BOOL, INT, SCHEMAS, STR, nullable, obj, ref
 from .errors import error_body, rule_error_response
@@ -37,6 +38,11 @@ PATH_TABLE = {"name": "table_id", "in": "path", "required": True, "schema": {"ty
               "description": "The table's public id."}
 PATH_SEAT = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
              "description": "Seat number, 0-based, in playing order."}
+LEVEL = {"type": "string", "enum": list(COMPUTER_LEVELS),
+         "description": "The computer players' level: `easy` (the rule-based player, instant), `normal` "
+                        "(search, ~300 ms a move), `strong` (longer search, up to ~1 s a move). "
+                        "Default: the server's (`normal`)."}
+QUERY_LEVEL = {"name": "level", "in": "query", "required": False, "schema": LEVEL}
 SEAT_ERRORS = {403: ("No, unknown or replaced seat token", "Error"), 404: ("No such table", "Error"),
                409: ("Stale `expected_seq`: nothing changed", "Error"),
                422: ("Out of turn, or an illegal card or choice (the engine's reason)", "Error")}
@@ -45,7 +51,8 @@ EXPECTED_SEQ = {"type": "integer", "minimum": 0,
 
 SCHEMAS.update({
     "TableOpen": obj({"computers": {"type": "array", "items": INT, "maxItems": 4,
-                                    "description": "Seats given to computer players."}}, []),
+                                    "description": "Seats given to computer players."},
+                      "level": LEVEL}, []),
     "SeatJoin": obj({"token": {"type": "string", "minLength": 1, "maxLength": 128}}),
     "TableChoice": obj({"expected_seq": EXPECTED_SEQ,
                         "action": {"type": ["integer", "string"], "maxLength": 100,
@@ -53,7 +60,9 @@ SCHEMAS.update({
                                                   "`choices` (`pass`, `seich`, `suit_H=suit:H`, `block:obenabe`)."}}),
     "TablePlay": obj({"expected_seq": EXPECTED_SEQ,
                       "card": {"type": "string", "maxLength": 8, "description": "A card in notation: `H9`, `SA`, `DT`."}}),
-    "TableSeat": obj({"seat": INT, "name": STR, "computer": BOOL, "joined": BOOL}),
+    "TableSeat": obj({"seat": INT, "name": STR, "computer": BOOL, "joined": BOOL,
+                       "level": nullable({"type": "string", "enum": [*COMPUTER_LEVELS, None],
+                                          "description": "A computer seat's level (null for a human seat)."})}),
     "Table": obj({"id": STR, "status": STR, "version": INT, "hand": INT, "dealer": nullable(INT),
                   "to_move": nullable(INT), "hand_over": BOOL, "seats": {"type": "array", "items": ref("TableSeat")}}),
     "EveningTable": obj({"table": nullable(ref("Table"))}),
@@ -73,7 +82,8 @@ def _table_dict(st: TableState, names: list[str]) -> dict[str, Any]:
     return {"id": t.public_id, "status": t.status, "version": t.version,
             "hand": 0 if st.hand is None else st.hand.number, "dealer": None if st.hand is None else st.hand.dealer,
             "to_move": st.to_move(), "hand_over": st.hand_over,
-            "seats": [{"seat": s.seat, "name": names[s.seat], "computer": s.computer, "joined": s.joined_at is not None}
+            "seats": [{"seat": s.seat, "name": names[s.seat], "computer": s.computer, "joined": s.joined_at is not None,
+                       "level": s.level if s.computer else None}
                       for s in seat_svc.seats(t)]}
 
 
@@ -136,7 +146,7 @@ def open_table(circle: Circle, evening_id: str, body: dict[str, Any]) -> Respons
     computers = set(body.get("computers", []))
     if any(not 0 <= c < n for c in computers):
         raise RuleError(N_("There is no seat %(seat)s at this table."), "seat_unknown", seat=max(computers))
-    table = svc.open_table(ev, computers=computers)
+    table = svc.open_table(ev, computers=computers, level=body.get("level"))
     return answer({"table": _table_dict(svc.load(table), [p.name for p in ev.players])})
 
 
@@ -158,15 +168,17 @@ def seat_token(circle: Circle, evening_id: str, seat: int) -> Response:
 @routes.operation("/evenings/<evening_id>/table/seats/<int:seat>/computer", "POST", tag="table", auth="write",
                   summary="Give a seat to a computer player",
                   description="The phone or client holding the seat is shut out; the computer plays at once "
-                              "when it is its turn.",
-                  responses={200: ("The table", "EveningTable"), 422: ("No open table, or no such seat", "Error")},
-                  query=(PATH_EVENING, PATH_SEAT))
+                              "when it is its turn, at the `level` given (a computer seat given again changes "
+                              "its level).",
+                  responses={200: ("The table", "EveningTable"),
+                             422: ("No open table, no such seat, or an unknown level (`level_unknown`)", "Error")},
+                  query=(PATH_EVENING, PATH_SEAT, QUERY_LEVEL))
 def seat_computer(circle: Circle, evening_id: str, seat: int) -> Response:
     ev = load_evening(circle, evening_id)
     table = svc.open_table_of(ev)
     if table is None:
         raise RuleError(N_("No digital table is open for this evening."), "no_table")
-    seat_svc.set_computer(table, seat)
+    seat_svc.set_computer(table, seat, request.args.get("level"))
     return answer({"table": _table_dict(svc.run_computers(table), [p.name for p in ev.players])})
 
 

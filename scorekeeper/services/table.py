@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Collection
+from typing import Collection, Mapping
 
-from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -33,10 +32,9 @@ from ..models import DigitalTable, Evening, TableAction, TableHand, TableSeat, u
 from . import evenings, tx
 from .errors import NotFound, StaleVersion
 from .table_computer import computer_action
-from .table_seats import lock_table, seat_rows
+from .table_seats import computer_level, lock_table, seat_rows
 
 MAX_COMPUTER_STEPS = 200  # more than any hand has actions
-DEFAULT_COMPUTER_LEVEL = "normal"
 
 
 class StaleTable(RuleError):
@@ -60,6 +58,7 @@ class TableState:
     state: HandState | None
     computers: frozenset[int]
     joined: frozenset[int]
+    levels: Mapping[int, str]  # each computer seat's level
 
     @property
     def seq(self) -> int:
@@ -132,7 +131,8 @@ def _state(s: Session, table: DigitalTable) -> TableState:
     hand = _current_hand(s, table.id)
     rows = seat_rows(s, table.id)
     return TableState(table, rs, hand, _replay(s, rs, hand), frozenset(r.seat for r in rows if r.computer),
-                      frozenset(r.seat for r in rows if r.joined_at is not None))
+                      frozenset(r.seat for r in rows if r.joined_at is not None),
+                      {r.seat: r.level for r in rows if r.computer})
 
 
 def load(table: DigitalTable) -> TableState:
@@ -160,10 +160,14 @@ def _check_evening_open(evening: Evening) -> None:
         raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
 
 
-def open_table(evening: Evening, *, computers: Collection[int] = (), rng: RandomSource | None = None) -> DigitalTable:
+def open_table(evening: Evening, *, computers: Collection[int] = (), level: str | None = None,
+               rng: RandomSource | None = None) -> DigitalTable:
     """A digital table for the evening's next hand (same players, dealer and open rows
-    as the slate), its first hand dealt. An open table of the evening is returned as it is."""
+    as the slate), its first hand dealt. An open table of the evening is returned as it is.
+
+    ``computers`` play at ``level`` (None: the configured default; RuleError ``level_unknown``)."""
     _check_evening_open(evening)
+    level = computer_level(level)
     found = open_table_of(evening)
     if found is not None:
         return found
@@ -181,7 +185,7 @@ def open_table(evening: Evening, *, computers: Collection[int] = (), rng: Random
         s.add(table)
         s.flush()
         for seat in range(n):
-            s.add(TableSeat(table_id=table.id, seat=seat, computer=seat in computers))
+            s.add(TableSeat(table_id=table.id, seat=seat, computer=seat in computers, level=level))
         _deal(s, table, ev, 1, rng or secrets.SystemRandom())
     run_computers(table)
     return table
@@ -325,12 +329,12 @@ def run_computers(table: DigitalTable) -> TableState:
         mover = st.to_move()
         if not st.table.is_open or mover is None or mover not in st.computers or st.state is None:
             return st
-        level, scores = _computer_level(), _scores(st.table)
+        scores = _scores(st.table)
         scratch = st.state.clone()
         moves: list[tuple[int, int]] = []
         last: tuple[int, int] | None = None
         while not scratch.is_terminal() and (mover := scratch.current_player()) in st.computers:
-            action = computer_action(build_view(scratch, mover), st.ruleset, level, scores)
+            action = computer_action(build_view(scratch, mover), st.ruleset, st.levels[mover], scores)
             scratch.apply(action, mover)
             if scratch.is_terminal():
                 last = (mover, action)
@@ -347,11 +351,6 @@ def run_computers(table: DigitalTable) -> TableState:
         except StaleTable:
             continue
     return load(table)
-
-
-def _computer_level() -> str:
-    """Config ``TABLE_COMPUTER_LEVEL``: the bots' level (``normal`` by default: search, ~300 ms a move)."""
-    return str(current_app.config.get("TABLE_COMPUTER_LEVEL", DEFAULT_COMPUTER_LEVEL))
 
 
 def _scores(table: DigitalTable) -> dict[tuple[str, int], int]:

@@ -23,6 +23,7 @@ from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
 from scorekeeper.game.rulesets import RuleSet
 
 Chooser = Callable[..., int]
+COMPUTER_LEVELS = ("easy", "normal", "strong")  # the bots' levels (``scorekeeper.bots.LEVELS``)
 Scores = Mapping[tuple[str, int], int]
 log = logging.getLogger(__name__)
 

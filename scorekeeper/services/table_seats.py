@@ -11,6 +11,7 @@ from __future__ import annotations
 import hmac
 import secrets
 
+from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -19,8 +20,21 @@ from ..models import DigitalTable, TableSeat, utcnow
 from . import tx
 from .circles import TOKEN_BYTES, hash_token
 from .errors import Forbidden, NotFound
+from .table_computer import COMPUTER_LEVELS
 
 TOKEN_MAX = 128
+DEFAULT_COMPUTER_LEVEL = "normal"
+
+
+def computer_level(level: str | None = None) -> str:
+    """A computer seat's level: ``level`` checked (RuleError ``level_unknown``), or, when None,
+    the config ``TABLE_COMPUTER_LEVEL`` (``normal`` by default: search, ~300 ms a move)."""
+    if level is None:
+        level = str(current_app.config.get("TABLE_COMPUTER_LEVEL", DEFAULT_COMPUTER_LEVEL))
+    if level not in COMPUTER_LEVELS:
+        raise RuleError(N_("There is no computer level “%(level)s”: choose easy, normal or strong."), "level_unknown",
+                        level=str(level)[:20])
+    return level
 
 
 def lock_table(s: Session, table_id: int) -> DigitalTable:
@@ -101,15 +115,19 @@ def mark_joined(table: DigitalTable, seat: int) -> None:
             t.version += 1
 
 
-def set_computer(table: DigitalTable, seat: int) -> None:
-    """Give the seat to a computer player; any phone holding it is shut out."""
+def set_computer(table: DigitalTable, seat: int, level: str | None = None) -> None:
+    """Give the seat to a computer player playing at ``level`` (``easy``, ``normal``, ``strong``;
+    None: the configured default); any phone holding it is shut out. A computer seat
+    given again changes its level. RuleError ``level_unknown``: nothing changed."""
+    level = computer_level(level)
     with tx.write() as s:
         t = lock_table(s, table.id)
         if not t.is_open:
             raise RuleError(N_("This table is closed."), "table_closed")
         row = _seat_row(s, t.id, seat)
-        if not row.computer:
+        if not row.computer or row.level != level:
             row.computer = True
+            row.level = level
             row.token_hash = None
             row.joined_at = None
             t.version += 1

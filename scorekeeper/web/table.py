@@ -23,6 +23,7 @@ from ..services import table as svc
 from ..services import table_seats as seat_svc
 from ..services.errors import Forbidden, NotFound
 from ..services.table import StaleTable, TableState
+from ..services.table_computer import COMPUTER_LEVELS
 from .common import error_text, evening_or_404, open_or_404, require_write, ruleset_of, seat_names
 from .table_view import seat_page, side_names
 
@@ -93,7 +94,13 @@ def _manage_context(token: str, circle: Any, ev: Evening, table: DigitalTable) -
     mover = st.to_move()
     return {"token": token, "circle": circle, "evening": ev, "table": st.table, "names": names, "st": st,
             "seats": seat_svc.seats(table), "to_move": None if mover is None else names[mover],
-            "sides": side_names(rs, names)}
+            "sides": side_names(rs, names), "level_names": level_names()}
+
+
+def level_names() -> dict[str, str]:
+    """The computer levels, in order, as the organiser reads them."""
+    names = {"easy": _("easy"), "normal": _("normal"), "strong": _("strong")}
+    return {level: names[level] for level in COMPUTER_LEVELS}
 
 
 @bp.route("/c/<token>/e/<evening_id>/table")
@@ -142,7 +149,7 @@ def computer(token: str, evening_id: str) -> Page:
     if seat is None:
         abort(400)
     try:
-        seat_svc.set_computer(table, seat)
+        seat_svc.set_computer(table, seat, request.form.get("level") or None)
         svc.run_computers(table)
     except RuleError:
         abort(400)
