@@ -88,3 +88,25 @@ def test_while_a_hand_is_dealt_digitally_the_slate_offers_the_table_not_the_form
         assert not tables.hand_in_play(_evening(app, write, evening_id))
     page = _page(app, write, evening_id)
     assert "data-digital-hand" not in page and "Write it on the slate" in page
+
+
+def test_a_manual_hand_is_refused_while_a_hand_is_dealt_digitally(app: Flask) -> None:
+    from tests.web.web_helpers import hand_data, hidden
+
+    write, evening_id = start_evening(app, Variant.TEAMS)
+    client = app.test_client()
+    url = f"/c/{write}/e/{evening_id}"
+    page = client.get(url).get_data(as_text=True)  # the form, as a phone showed it before the deal
+    with app.app_context():
+        ev = _evening(app, write, evening_id)
+        rs = evenings.ruleset_of(ev)
+        row = next(r for r in rs.rows if not r.is_choice)
+        tables.open_table(ev, computers=(1, 2))
+    data = {**hidden(page, "/hands"), **hand_data(HandEntry(row.key, 1, None, 100, 57))}
+    r = client.post(f"{url}/hands", data=data)
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    assert "A hand is being dealt digitally; it is written on the slate when it ends." in html
+    assert "data-digital-hand" in html and "Write it on the slate" not in html
+    with app.app_context():
+        assert evenings.load_slate(_evening(app, write, evening_id)).entries == ()
