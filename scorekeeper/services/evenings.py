@@ -251,12 +251,19 @@ def record_hand(
     ``author``: who entered it, as the phone says (optional; there are no accounts).
     ``also``: more writes in the same transaction, with the evening locked (the
     digital table stores the hand's last action there); raising writes nothing.
+    A manual hand (``digital=False``) is refused while a hand is dealt digitally.
     """
     who = _author(author)
 
     def change(s: Session, ev: Evening) -> bool:
         if also is not None:
             also(s, ev)
+        if not digital:
+            from .table import hand_in_play  # the table imports this module
+
+            if hand_in_play(ev):  # the table writes that hand; a manual one would take its cell
+                raise RuleError(N_("A hand is being dealt digitally; it is written on the slate when it ends. "
+                                   "To record by hand, close the table first."), "digital_hand_in_play")
         rows = _entry_rows(s, ev.id)
         rs = ruleset_of(ev)
         verify_entry(rs, build_slate(rs, ev.first_dealer, rows), entry)

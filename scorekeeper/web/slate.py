@@ -9,11 +9,10 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ..forms import ActionForm, CutForm, HandForm, new_request_id
-from ..game.errors import N_, RuleError
+from ..game.errors import RuleError
 from ..models import Evening
 from ..scoring.final import Cut
 from ..services import evenings as svc
-from ..services import table as table_svc
 from ..services.errors import NotFound, StaleVersion
 from .common import error_text, evening_or_404, open_or_404, require_write, ruleset_of, seat_names
 from .entry_form import describe, entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
@@ -186,9 +185,6 @@ def record(token: str, evening_id: str) -> Page:
     form = make_hand_form(ruleset_of(ev), seat_names(ev), version=ev.version, formdata=request.form)
 
     def apply(evening: Evening, entry: Any) -> None:
-        if table_svc.hand_in_play(evening):  # the table writes that hand; a manual one would take its cell
-            raise RuleError(N_("A hand is being dealt digitally; it is written on the slate when it ends. "
-                               "To record by hand, close the table first."), "digital_hand_in_play")
         svc.record_hand(evening, entry, expected_version=form.expected_version.data,
                         request_id=form.request_id.data, author=form.author.data or None)
 

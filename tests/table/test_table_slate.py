@@ -110,3 +110,24 @@ def test_a_manual_hand_is_refused_while_a_hand_is_dealt_digitally(app: Flask) ->
     assert "data-digital-hand" in html and "Write it on the slate" not in html
     with app.app_context():
         assert evenings.load_slate(_evening(app, write, evening_id)).entries == ()
+
+
+def test_the_service_and_the_api_refuse_a_manual_hand_while_a_hand_is_dealt_digitally(app: Flask) -> None:
+    """The refusal lives in the service, so the JSON API gets it too (422, nothing written)."""
+    import json
+
+    write, evening_id = start_evening(app, Variant.TEAMS)
+    with app.app_context():
+        ev = _evening(app, write, evening_id)
+        rs = evenings.ruleset_of(ev)
+        row = next(r for r in rs.rows if not r.is_choice)
+        tables.open_table(ev, computers=(1, 2))
+        version = ev.version
+    body = {"declarer_seat": 1, "row_key": row.key, "declarer_points": 100, "defender_points": 57,
+            "expected_version": version, "request_id": "manual-during-digital"}
+    r = app.test_client().post(f"/api/v1/evenings/{evening_id}/hands", data=json.dumps(body),
+                               headers={"Authorization": f"Bearer {write}", "Content-Type": "application/json"})
+    assert r.status_code == 422, r.get_data(as_text=True)
+    assert r.get_json()["error"]["code"] == "digital_hand_in_play"
+    with app.app_context():
+        assert evenings.load_slate(_evening(app, write, evening_id)).entries == ()
