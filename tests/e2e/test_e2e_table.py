@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
 
@@ -68,7 +69,13 @@ def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) ->
             continue
         before = mover.locator("#seat-live").get_attribute("data-version")
         if mover.locator("[data-choice]").count():
-            mover.locator("[data-choice]:visible").first.click()
+            # Polling may swap the choices between looking and tapping (a slow machine):
+            # look again instead of waiting on a detached button; the deadline still holds.
+            choice = mover.locator("[data-choice]:visible")
+            try:
+                choice.first.click(timeout=5_000)
+            except PlaywrightTimeoutError:
+                continue
         else:
             illegal = mover.locator(".hand .card:not(.legal)")
             if not explained and illegal.count():
