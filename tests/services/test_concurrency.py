@@ -6,7 +6,6 @@ widened on purpose (a slow ``verify_entry``) so that without the lock (SQLite
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Any, Callable
 
@@ -20,6 +19,8 @@ from scorekeeper.models import AppliedRequest, EntryRow, Evening
 from scorekeeper.scoring import HandEntry
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
+
+from tests.race_helpers import race
 
 from .evening_helpers import NAMES, rid
 
@@ -45,27 +46,15 @@ def _slow_verify(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _race(app: Flask, jobs: list[Callable[[Evening], Evening]], evening_id: int) -> list[Any]:
-    """Run the jobs at once, each in its own thread and app context; their results or exceptions."""
-    results: list[Any] = [None] * len(jobs)
-    barrier = threading.Barrier(len(jobs))
+    """Run the jobs at once, each in its own thread and app context; their versions or exceptions."""
 
-    def run(i: int) -> None:
-        try:
-            with app.app_context():
-                ev = db.session.get(Evening, evening_id)
-                assert ev is not None
-                _ = ev.version  # both phones have read the same version
-                barrier.wait(timeout=10)
-                results[i] = jobs[i](ev).version
-        except BaseException as exc:  # noqa: BLE001 - reported to the test thread
-            results[i] = exc
+    def read() -> Evening:
+        ev = db.session.get(Evening, evening_id)
+        assert ev is not None
+        _ = ev.version  # both phones have read the same version
+        return ev
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=30)
-    return results
+    return race(app, [lambda ev, job=job: job(ev).version for job in jobs], prepare=read, timeout=30)
 
 
 def test_two_phones_same_version_one_wins(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,6 @@ purpose (a slow ``HandState.replay`` inside the locked transaction)."""
 from __future__ import annotations
 
 import random
-import threading
 import time
 from typing import Any, Callable
 
@@ -22,29 +21,15 @@ from scorekeeper.services import table as tables
 from scorekeeper.services import table_seats as seats
 from scorekeeper.services.table import StaleTable
 
+from tests.race_helpers import race
+
 from .table_helpers import start
 
 WINDOW = 0.05
 
 
 def _race(app: Flask, jobs: list[Callable[[], Any]]) -> list[Any]:
-    results: list[Any] = [None] * len(jobs)
-    barrier = threading.Barrier(len(jobs))
-
-    def run(i: int) -> None:
-        try:
-            with app.app_context():
-                barrier.wait(timeout=10)
-                results[i] = jobs[i]()
-        except BaseException as exc:  # noqa: BLE001 - reported to the test thread
-            results[i] = exc
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results
+    return race(app, jobs)
 
 
 def _slow_replay(monkeypatch: pytest.MonkeyPatch) -> None:
