@@ -7,7 +7,7 @@ HOST ?= 0.0.0.0
 WORKERS ?= 2
 export FLASK_APP := scorekeeper.app
 
-.PHONY: run test install install-test translations translations-update db-upgrade bench clean
+.PHONY: run test check typecheck format install install-test translations translations-update db-upgrade bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -45,7 +45,20 @@ run: install db-upgrade
 	$(BIN)/gunicorn --workers $(WORKERS) --threads 4 --bind $(HOST):$(PORT) --access-logfile - \
 		--logger-class scorekeeper.web.accesslog.RedactingLogger 'scorekeeper.app:create_app()'
 
-test: install-test
+# The house's hygiene: lint and format (ruff), run first by `make test`.
+LINTED := scorekeeper tests bench migrations
+check: install-test
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
+
+typecheck: install-test
+	$(BIN)/mypy
+
+format: install-test
+	$(BIN)/ruff check --fix $(LINTED)
+	$(BIN)/ruff format $(LINTED)
+
+test: install-test check
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: install-test

@@ -37,8 +37,8 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -85,7 +85,9 @@ def card_play(rs: RuleSet, pairs: int, seed: int, bot: Agent, other: Agent) -> l
     return out
 
 
-def contract_choice(rs: RuleSet, deals: int, seed: int, choose: Agent, easy: Agent) -> tuple[list[int], list[int], list[int], list[int]]:
+def contract_choice(
+    rs: RuleSet, deals: int, seed: int, choose: Agent, easy: Agent
+) -> tuple[list[int], list[int], list[int], list[int]]:
     """(bot card points, random card points, bot slate score, random slate score) per deal.
     Only the bot's team has open rows: its two seats bid (forehand may pass to
     the partner, who then must choose)."""
@@ -193,7 +195,10 @@ def main(argv: list[str] | None = None) -> None:
     played = time.perf_counter() - t_start
     m_r, se_r = mean_se(vs_random)
     m_e, se_e = mean_se(vs_easy)
-    print(f"level {args.level}, budget {args.budget_ms or 'default'} ms, {args.pairs} deal pairs per match ({played:.0f} s)")
+    print(
+        f"level {args.level}, budget {args.budget_ms or 'default'} ms, "
+        f"{args.pairs} deal pairs per match ({played:.0f} s)"
+    )
     print(f"vs random team:      {m_r:6.1f} +- {se_r:.1f} card points per hand (of 157)")
     print(f"vs rule-based team:  {m_e:6.1f} +- {se_e:.1f} card points per hand (of 157)")
     times.sort()
@@ -201,8 +206,10 @@ def main(argv: list[str] | None = None) -> None:
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
     mx = times[-1] if times else 0.0
     avg = statistics.fmean(times) if times else 0.0
-    print(f"decision time (ms, {len(times)} decisions with a choice): median {med:.0f}  p95 {p95:.0f}  max {mx:.0f}"
-          f"  mean {avg:.0f}; CPU time max {max(cpu, default=0.0):.0f}")
+    print(
+        f"decision time (ms, {len(times)} decisions with a choice): median {med:.0f}  p95 {p95:.0f}  max {mx:.0f}"
+        f"  mean {avg:.0f}; CPU time max {max(cpu, default=0.0):.0f}"
+    )
     pps = STATS.playouts / STATS.seconds if STATS.seconds else 0.0
     print(f"search: {STATS.playouts} playouts in {STATS.seconds:.1f} s = {pps:,.0f} playouts/s")
 
@@ -214,14 +221,18 @@ def main(argv: list[str] | None = None) -> None:
     mr, sr = mean_se([float(x) for x in rp])
     vb, svb = mean_se([float(x) for x in bv])
     vr, svr = mean_se([float(x) for x in rv])
-    print(f"contract choice ({len(bp)} deals, rule-based play): own choice {mb:.1f} +- {sb:.1f} card points,"
-          f" slate {vb:.1f} +- {svb:.1f}; random open row {mr:.1f} +- {sr:.1f} card points, slate {vr:.1f} +- {svr:.1f}")
+    print(
+        f"contract choice ({len(bp)} deals, rule-based play): own choice {mb:.1f} +- {sb:.1f} card points,"
+        f" slate {vb:.1f} +- {svb:.1f}; random open row {mr:.1f} +- {sr:.1f} card points, slate {vr:.1f} +- {svr:.1f}"
+    )
     n_even = max(1, args.pairs // 10)
     own, rnd = evenings(rs, n_even, args.seed + 3, bidder, easy)
     mo, so = mean_se([float(x) for x in own])
     mr2, sr2 = mean_se([float(x) for x in rnd])
-    print(f"whole evenings ({n_even}, all 8 rows, same deals): own choices {mo:.0f} +- {so:.0f} slate points,"
-          f" random open rows {mr2:.0f} +- {sr2:.0f}")
+    print(
+        f"whole evenings ({n_even}, all 8 rows, same deals): own choices {mo:.0f} +- {so:.0f} slate points,"
+        f" random open rows {mr2:.0f} +- {sr2:.0f}"
+    )
     print(f"bots vs_random_points={m_r:.1f} vs_rulebased_points={m_e:.1f} p95_ms={round(p95)} pairs={args.pairs}")
 
 

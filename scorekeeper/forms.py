@@ -23,7 +23,15 @@ from wtforms import (
     SelectMultipleField,
     StringField,
 )
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, StopValidation, ValidationError
+from wtforms.validators import (
+    DataRequired,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    StopValidation,
+    ValidationError,
+)
 from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
 
 from .game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, RuleSet, Variant, default_ruleset
@@ -156,12 +164,18 @@ class HandForm(FlaskForm):
     declarer_points = IntegerField(
         _l("Declarer's points"),
         widget=PointsInput(),
-        validators=[PointsUnlessSeich(_l("Enter the declarer's points (0 to 157).")), NumberRange(0, 157, POINTS_MESSAGE)],
+        validators=[
+            PointsUnlessSeich(_l("Enter the declarer's points (0 to 157).")),
+            NumberRange(0, 157, POINTS_MESSAGE),
+        ],
     )
     defender_points = IntegerField(
         _l("Defenders' points"),
         widget=PointsInput(),
-        validators=[PointsUnlessSeich(_l("Enter the defenders' points (0 to 157).")), NumberRange(0, 157, POINTS_MESSAGE)],
+        validators=[
+            PointsUnlessSeich(_l("Enter the defenders' points (0 to 157).")),
+            NumberRange(0, 157, POINTS_MESSAGE),
+        ],
     )
     match = BooleanField(_l("Match (every trick)"))
     countermatch = BooleanField(_l("Countermatch (no trick)"))
@@ -186,7 +200,10 @@ class CutForm(ActionForm):
 # --- starting an evening --------------------------------------------------------
 
 VARIANT_CHOICES = [v.value for v in Variant]
-DECK_CHOICES = [("swiss", _l("Swiss suits (Eichel, Schelle, Schilte, Rose)")), ("french", _l("French suits (Kreuz, Ecke, Schaufel, Herz)"))]
+DECK_CHOICES = [
+    ("swiss", _l("Swiss suits (Eichel, Schelle, Schilte, Rose)")),
+    ("french", _l("French suits (Kreuz, Ecke, Schaufel, Herz)")),
+]
 SUIT_ORDER_LABELS = {
     "pagat": _l("spades, clubs, diamonds, hearts"),
     "swiss": _l("acorns, roses, shields, bells"),
@@ -214,12 +231,17 @@ class StartEveningForm(FlaskForm):
     undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
     extra_rows = MultiCheckboxField(_l("Extra rows"), choices=choices(EXTRA_LABELS.items()))
     stake_chf = ClearDecimalField(
-        _l("Stake in CHF"), places=2, message=STAKE_MESSAGE,
-        validators=[InputRequired(STAKE_MESSAGE), NumberRange(0, 1000, STAKE_MESSAGE)], render_kw={"inputmode": "decimal"}
+        _l("Stake in CHF"),
+        places=2,
+        message=STAKE_MESSAGE,
+        validators=[InputRequired(STAKE_MESSAGE), NumberRange(0, 1000, STAKE_MESSAGE)],
+        render_kw={"inputmode": "decimal"},
     )
     per_points = ClearIntegerField(
-        _l("per how many points"), message=PER_POINTS_MESSAGE,
-        validators=[Optional(), NumberRange(1, 10000, PER_POINTS_MESSAGE)], render_kw={"inputmode": "numeric"}
+        _l("per how many points"),
+        message=PER_POINTS_MESSAGE,
+        validators=[Optional(), NumberRange(1, 10000, PER_POINTS_MESSAGE)],
+        render_kw={"inputmode": "numeric"},
     )
     round_to = SelectField(
         _l("Rounding"), choices=choices([("5", _l("to 5 Rappen")), ("1", _l("exact to the Rappen"))]), default="5"

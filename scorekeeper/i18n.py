@@ -8,14 +8,15 @@ the evening's deck style and the user's language.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from flask_babel import get_locale, gettext
 
+from .extensions import normalize_language, select_locale  # noqa: F401  (one language rule)
 from .game.cards import Card, DeckStyle, Suit, card_name, suit_name
 from .game.contracts import Contract
 from .game.errors import RuleError
-from .extensions import normalize_language, select_locale  # noqa: F401  (one language rule)
 
 if TYPE_CHECKING:
     from babel import Locale
@@ -69,7 +70,7 @@ def translate_error(
 # Nov 29, 2026, 3:10 PM; de-CH 29.11.2026, 15:10; de-DE 29.11.2026, 15:10.
 
 
-def format_locale() -> "Locale":
+def format_locale() -> Locale:
     """The Babel locale for dates: the browser's first region of the current language."""
     from babel import Locale, UnknownLocaleError
     from flask import has_request_context, request

@@ -9,7 +9,7 @@ the only derived value stored is ``Evening.version`` (the change counter phones 
 from __future__ import annotations
 
 import secrets
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, ForeignKey, String, UniqueConstraint
@@ -22,7 +22,7 @@ REQUEST_ID_LEN = 64
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class UTCDateTime(TypeDecorator[datetime]):
@@ -34,12 +34,12 @@ class UTCDateTime(TypeDecorator[datetime]):
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is not None and value.tzinfo is None:
             raise ValueError("naive datetime; use models.utcnow()")
-        return None if value is None else value.astimezone(timezone.utc)
+        return None if value is None else value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
-        return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 def new_public_id() -> str:
@@ -222,7 +222,6 @@ class AppliedRequest(db.Model):
     action: Mapped[str] = mapped_column(String(16))
     version: Mapped[int]  # the evening's version after the request
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
-
 
 
 # --- the digital table (issue 4) ------------------------------------------------------

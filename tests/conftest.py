@@ -19,8 +19,9 @@ import os
 import secrets
 import shutil
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -152,10 +153,13 @@ def _drop_stale(url: str) -> None:
 
     now = int(time.time())
     with psycopg.connect(_libpq(url), connect_timeout=5, autocommit=True) as conn:
-        names = [r[0] for r in conn.execute(
-            "SELECT datname FROM pg_database WHERE datname LIKE 'sk\\_test\\_%' AND datname NOT IN "
-            "(SELECT datname FROM pg_stat_activity WHERE datname IS NOT NULL)"
-        )]
+        names = [
+            r[0]
+            for r in conn.execute(
+                "SELECT datname FROM pg_database WHERE datname LIKE 'sk\\_test\\_%' AND datname NOT IN "
+                "(SELECT datname FROM pg_stat_activity WHERE datname IS NOT NULL)"
+            )
+        ]
         for name in names:
             parts = name.split("_")  # sk_test_<unix time>_<random>
             if len(parts) == 4 and parts[2].isdigit() and now - int(parts[2]) > STALE_AFTER_S:

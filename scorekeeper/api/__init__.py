@@ -20,12 +20,12 @@ from ..extensions import csrf
 from ..game.errors import RuleError
 from ..services import evenings as svc
 from ..services.errors import StaleVersion
+from . import routes_circle, routes_evening, table  # noqa: F401  (the views register themselves)
 from .blueprint import bp, routes
 from .errors import ApiError, api_error_response, http_error_response, rule_error_response
 from .openapi import document
 from .present import slate_dict
 from .spec import PREFIX
-from . import routes_circle, routes_evening, table  # noqa: F401  (the views register themselves)
 
 __all__ = ["bp", "register", "routes"]
 

@@ -22,8 +22,13 @@ bp = Blueprint("api", __name__, url_prefix=PREFIX)
 routes = ApiRoutes(bp)
 
 PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-PATH_EVENING = {"name": "evening_id", "in": "path", "required": True, "schema": {"type": "string"},
-                "description": "The evening's public id."}
+PATH_EVENING = {
+    "name": "evening_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": "The evening's public id.",
+}
 
 
 def load_evening(circle: Circle, evening_id: str) -> Evening:

@@ -22,9 +22,18 @@ def ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def obj(properties: dict[str, Schema], required: list[str] | None = None, *, strict: bool = True,
-        description: str | None = None) -> Schema:
-    out: Schema = {"type": "object", "properties": properties, "required": list(properties) if required is None else list(required)}
+def obj(
+    properties: dict[str, Schema],
+    required: list[str] | None = None,
+    *,
+    strict: bool = True,
+    description: str | None = None,
+) -> Schema:
+    out: Schema = {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties) if required is None else list(required),
+    }
     if strict:
         out["additionalProperties"] = False
     if description:
@@ -47,11 +56,18 @@ INTS: Schema = {"type": "array", "items": INT}
 PAIR: Schema = {"type": "array", "items": INT, "minItems": 2, "maxItems": 2}
 VARIANTS = [v.value for v in Variant]
 
-REQUEST_ID: Schema = {"type": "string", "minLength": 1, "maxLength": REQUEST_ID_LEN, "pattern": "^[!-~]+$",
-                      "description": "Unique per change (e.g. a UUID; printable ASCII, no spaces); "
-                                     "a repeat is a no-op (idempotent)."}
-EXPECTED_VERSION: Schema = {"type": "integer", "minimum": 0,
-                            "description": "The evening version the change is based on; else 409 and the fresh slate."}
+REQUEST_ID: Schema = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": REQUEST_ID_LEN,
+    "pattern": "^[!-~]+$",
+    "description": "Unique per change (e.g. a UUID; printable ASCII, no spaces); a repeat is a no-op (idempotent).",
+}
+EXPECTED_VERSION: Schema = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "The evening version the change is based on; else 409 and the fresh slate.",
+}
 WRITE_FIELDS: dict[str, Schema] = {"expected_version": EXPECTED_VERSION, "request_id": REQUEST_ID}
 AUTHOR: Schema = {"type": ["string", "null"], "maxLength": 200, "description": "Who entered it (a name; optional)."}
 
@@ -65,8 +81,11 @@ REQUESTS: dict[str, Schema] = {
             "barrel": {"type": "string", "enum": [b.value for b in BarrelRule]},
             "undenufe_six11": BOOL,
             "deck": {"type": "string", "enum": [d.value for d in DeckStyle]},
-            "factors": {"type": "object", "additionalProperties": INT,
-                        "description": "Row key -> factor (the rule set checks 1..1000)."},
+            "factors": {
+                "type": "object",
+                "additionalProperties": INT,
+                "description": "Row key -> factor (the rule set checks 1..1000).",
+            },
         },
         [],
         description="Options of the variant; every one defaults to the variant's default.",
@@ -75,14 +94,18 @@ REQUESTS: dict[str, Schema] = {
         {"rappen": INT, "per_points": INT, "round_to": {"type": "integer", "enum": [1, 5]}},
         [],
         description="Rappen per stick (three players; `per_points` is ignored there) or per `per_points` points of "
-                    "difference; amounts rounded to `round_to`. Defaults: the variant's.",
+        "difference; amounts rounded to `round_to`. Defaults: the variant's.",
     ),
     "EveningStart": obj(
         {
             "variant": {"type": "string", "enum": VARIANTS},
-            "players": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 8,
-                        "description": "Names in seat order (seat 0 first; teams are seats 0+2 and 1+3). "
-                                       "New names join the circle."},
+            "players": {
+                "type": "array",
+                "items": {"type": "string", "maxLength": 1000},
+                "maxItems": 8,
+                "description": "Names in seat order (seat 0 first; teams are seats 0+2 and 1+3). "
+                "New names join the circle.",
+            },
             "first_dealer": {"type": "integer", "description": "Seat of the first dealer."},
             "options": ref("RuleOptions"),
             "stake": ref("StakeOptions"),
@@ -95,9 +118,12 @@ REQUESTS: dict[str, Schema] = {
             **WRITE_FIELDS,
             "declarer_seat": INT,
             "row_key": {"type": ["string", "null"], "maxLength": 200, "description": "Row key; null only for a Seich."},
-            "played_as": {"type": ["string", "null"], "maxLength": 200,
-                          "description": "Contract code (e.g. `suit:H`, `slalom:obenabe`, `misere:undenufe`); "
-                                         "required for joker, 12-fach and Misère/Zwüschedüre rows."},
+            "played_as": {
+                "type": ["string", "null"],
+                "maxLength": 200,
+                "description": "Contract code (e.g. `suit:H`, `slalom:obenabe`, `misere:undenufe`); "
+                "required for joker, 12-fach and Misère/Zwüschedüre rows.",
+            },
             "declarer_points": {**INT, "description": "Declaring side's card points (0..157, checked by the rules)."},
             "defender_points": {**INT, "description": "Defenders' card points; both add up to 157."},
             "match": BOOL,
@@ -109,16 +135,22 @@ REQUESTS: dict[str, Schema] = {
         description="One hand. Points are required unless `seich` is true.",
     ),
     "Action": obj({**WRITE_FIELDS, "author": AUTHOR}, ["expected_version", "request_id"]),
-    "EndInput": obj({**WRITE_FIELDS, "early": {**BOOL, "description": "End before every cell is filled."}},
-                    ["expected_version", "request_id"]),
+    "EndInput": obj(
+        {**WRITE_FIELDS, "early": {**BOOL, "description": "End before every cell is filled."}},
+        ["expected_version", "request_id"],
+    ),
     "CutInput": obj(
         {
             **WRITE_FIELDS,
             "row_key": STR,
             "end": {"type": "string", "enum": ["high", "low", "all"]},
             "winner": {**INT, "description": "The side that drew the highest card."},
-            "order": {"type": "array", "items": INT, "maxItems": 4,
-                      "description": "Every tied side, highest card first (needed for a three-way tie)."},
+            "order": {
+                "type": "array",
+                "items": INT,
+                "maxItems": 4,
+                "description": "Every tied side, highest card first (needed for a three-way tie).",
+            },
         },
         ["expected_version", "request_id", "row_key", "end", "winner"],
     ),
@@ -139,16 +171,28 @@ HAND: Schema = obj(
 CUT: Schema = obj({"row_key": STR, "end": STR, "winner": INT, "drawn": BOOL, "order": INTS})
 TIE: Schema = obj({"row_key": STR, "end": STR, "sides": INTS})
 PAYOUT: Schema = obj(
-    {"net": {**INTS, "description": "Per seat, Rappen; positive receives; sums to 0."},
-     "transfers": {"type": "array", "items": obj({"payer": INT, "payee": INT, "rappen": INT})}}
+    {
+        "net": {**INTS, "description": "Per seat, Rappen; positive receives; sums to 0."},
+        "transfers": {"type": "array", "items": obj({"payer": INT, "payee": INT, "rappen": INT})},
+    }
 )
 RESULT: Schema = obj(
     {
         "variant": STR,
         "complete": BOOL,
         "totals": INTS,
-        "rows": {"type": "array", "items": obj({"row_key": STR, "factor": INT, "values": {"type": "array",
-                 "items": nullable(INT)}, "marks": {"type": "array", "items": PAIR}, "cut": nullable(ref("Cut"))})},
+        "rows": {
+            "type": "array",
+            "items": obj(
+                {
+                    "row_key": STR,
+                    "factor": INT,
+                    "values": {"type": "array", "items": nullable(INT)},
+                    "marks": {"type": "array", "items": PAIR},
+                    "cut": nullable(ref("Cut")),
+                }
+            ),
+        },
         "match_row": {"type": "array", "items": PAIR},
         "net": nullable(INTS),
         "winners": {**INTS, "description": "Winning sides (several on a shared win)."},
@@ -165,9 +209,20 @@ SLATE: Schema = obj(
         "hands_dealt": INT,
         "cells_filled": INT,
         "n_cells": INT,
-        "rows": {"type": "array", "items": obj({"key": STR, "label": STR, "factor": INT, "choice": BOOL,
-                 "kinds": {"type": "array", "items": STR}, "suit": nullable(STR),
-                 "cells": {"type": "array", "items": nullable(ref("Cell"))}})},
+        "rows": {
+            "type": "array",
+            "items": obj(
+                {
+                    "key": STR,
+                    "label": STR,
+                    "factor": INT,
+                    "choice": BOOL,
+                    "kinds": {"type": "array", "items": STR},
+                    "suit": nullable(STR),
+                    "cells": {"type": "array", "items": nullable(ref("Cell"))},
+                }
+            ),
+        },
         "totals": INTS,
         "match_marks": {"type": "array", "items": PAIR, "description": "(sticks, potatoes) per side, three players."},
         "open_rows": {"type": "array", "items": {"type": "array", "items": STR}, "description": "Per side."},
@@ -189,15 +244,31 @@ TURN: Schema = obj(
 PLAYER: Schema = obj({"id": INT, "name": STR})
 SUMMARY: Schema = obj(
     {
-        "id": STR, "created_at": TIME, "ended_at": nullable(TIME), "status": STR, "ended_early": BOOL,
-        "variant": STR, "players": {"type": "array", "items": STR}, "hands": INT, "score": nullable(INTS),
-        "totals": INTS, "winners": {"type": "array", "items": STR}, "money": nullable(INTS), "stake_rappen": INT,
+        "id": STR,
+        "created_at": TIME,
+        "ended_at": nullable(TIME),
+        "status": STR,
+        "ended_early": BOOL,
+        "variant": STR,
+        "players": {"type": "array", "items": STR},
+        "hands": INT,
+        "score": nullable(INTS),
+        "totals": INTS,
+        "winners": {"type": "array", "items": STR},
+        "money": nullable(INTS),
+        "stake_rappen": INT,
     }
 )
 EVENING: Schema = obj(
     {
-        "id": STR, "status": STR, "ended_early": BOOL, "created_at": TIME, "ended_at": nullable(TIME),
-        "version": INT, "variant": STR, "can_write": BOOL,
+        "id": STR,
+        "status": STR,
+        "ended_early": BOOL,
+        "created_at": TIME,
+        "ended_at": nullable(TIME),
+        "version": INT,
+        "variant": STR,
+        "can_write": BOOL,
         "ruleset": {"type": "object", "description": "The rule set snapshot the evening is played with."},
         "players": {"type": "array", "items": obj({"seat": INT, "name": STR, "side": INT})},
         "sides": {"type": "array", "items": obj({"side": INT, "seats": INTS, "name": STR})},
@@ -209,14 +280,23 @@ EVENING: Schema = obj(
     }
 )
 LOG_ITEM: Schema = obj(
-    {"seq": INT, "kind": {"type": "string", "enum": ["hand", "correction", "undo"]}, "at": TIME, "index": INT,
-     "old": nullable(ref("Hand")), "new": nullable(ref("Hand")), "author": nullable(STR)}
+    {
+        "seq": INT,
+        "kind": {"type": "string", "enum": ["hand", "correction", "undo"]},
+        "at": TIME,
+        "index": INT,
+        "old": nullable(ref("Hand")),
+        "new": nullable(ref("Hand")),
+        "author": nullable(STR),
+    }
 )
 ERROR: Schema = obj(
     {"error": obj({"code": STR, "message": STR, "params": {"type": "object"}})},
 )
-STALE: Schema = obj({"error": ref("ErrorDetail"), "version": INT, "slate": ref("Slate")},
-                    description="409: nothing was written; the current version and the fresh slate.")
+STALE: Schema = obj(
+    {"error": ref("ErrorDetail"), "version": INT, "slate": ref("Slate")},
+    description="409: nothing was written; the current version and the fresh slate.",
+)
 
 RESPONSES: dict[str, Schema] = {
     "Error": obj({"error": ref("ErrorDetail")}),
@@ -234,27 +314,56 @@ RESPONSES: dict[str, Schema] = {
     "EveningSummary": SUMMARY,
     "Evening": EVENING,
     "LogItem": LOG_ITEM,
-    "CircleCreated": obj({"circle": ref("Circle"), "write_token": STR, "view_token": STR},
-                         description="The plain tokens are shown once; only their hashes are stored."),
+    "CircleCreated": obj(
+        {"circle": ref("Circle"), "write_token": STR, "view_token": STR},
+        description="The plain tokens are shown once; only their hashes are stored.",
+    ),
     "Circle": obj({"id": STR, "name": STR, "created_at": TIME}),
-    "CircleView": obj({"circle": ref("Circle"), "can_write": BOOL, "players": {"type": "array", "items": ref("Player")}}),
+    "CircleView": obj(
+        {"circle": ref("Circle"), "can_write": BOOL, "players": {"type": "array", "items": ref("Player")}}
+    ),
     "PlayerList": obj({"players": {"type": "array", "items": ref("Player")}}),
-    "PlayerRecords": obj({"records": {"type": "array", "items": obj(
-        {"player_id": INT, "name": STR, "evenings": INT, "wins": INT, "net_rappen": INT})}}),
+    "PlayerRecords": obj(
+        {
+            "records": {
+                "type": "array",
+                "items": obj({"player_id": INT, "name": STR, "evenings": INT, "wins": INT, "net_rappen": INT}),
+            }
+        }
+    ),
     "EveningList": obj({"evenings": {"type": "array", "items": ref("EveningSummary")}}),
     "Version": obj({"version": INT}),
     "Entries": obj({"version": INT, "entries": {"type": "array", "items": obj({"index": INT, "hand": ref("Hand")})}}),
     "Corrections": obj({"version": INT, "items": {"type": "array", "items": ref("LogItem")}}),
-    "Cuts": obj({"version": INT, "cuts": {"type": "array", "items": ref("Cut")},
-                 "pending": {"type": "array", "items": ref("Tie")}}),
+    "Cuts": obj(
+        {
+            "version": INT,
+            "cuts": {"type": "array", "items": ref("Cut")},
+            "pending": {"type": "array", "items": ref("Tie")},
+        }
+    ),
     "Standing": obj(
-        {"version": INT, "decided": BOOL, "totals": INTS, "match_marks": {"type": "array", "items": PAIR},
-         "pending_ties": {"type": "array", "items": ref("Tie")}, "result": nullable(ref("Result")),
-         "payout": nullable(ref("Payout"))},
+        {
+            "version": INT,
+            "decided": BOOL,
+            "totals": INTS,
+            "match_marks": {"type": "array", "items": PAIR},
+            "pending_ties": {"type": "array", "items": ref("Tie")},
+            "result": nullable(ref("Result")),
+            "payout": nullable(ref("Payout")),
+        },
         description="`result` and `payout` once every cell is filled (or the evening ended) and every tie is cut.",
     ),
-    "Variants": obj({"variants": {"type": "array", "items": obj(
-        {"variant": STR, "players": INT, "sides": INT, "hands": INT, "ruleset": {"type": "object"}})}}),
+    "Variants": obj(
+        {
+            "variants": {
+                "type": "array",
+                "items": obj(
+                    {"variant": STR, "players": INT, "sides": INT, "hands": INT, "ruleset": {"type": "object"}}
+                ),
+            }
+        }
+    ),
     "OpenApi": {"type": "object"},
 }
 

@@ -16,8 +16,9 @@ Status per error class:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 from flask import Response, jsonify
 from flask_babel import lazy_gettext as _l
@@ -132,7 +133,10 @@ def rule_status(err: RuleError) -> int:
 
 
 def rule_error_response(
-    err: RuleError, ruleset: RuleSet | None = None, names: list[str] | None = None, extra: Mapping[str, Any] | None = None
+    err: RuleError,
+    ruleset: RuleSet | None = None,
+    names: list[str] | None = None,
+    extra: Mapping[str, Any] | None = None,
 ) -> Response:
     """A RuleError from the core or the services as JSON, translated like the pages do it."""
     if isinstance(err, NotFound):  # one answer for every unknown thing: no oracle
@@ -150,8 +154,15 @@ def rule_error_response(
 
 def http_error_response(exc: HTTPException) -> Response:
     """Werkzeug's HTTP errors (routing, 405, 413, a bad request) as JSON."""
-    code = {401: "token_required", 403: "read_only", 404: "not_found", 405: "method_not_allowed",
-            413: "too_large", 415: "unsupported_media_type", 500: "internal"}.get(exc.code or 500, "bad_request")
+    code = {
+        401: "token_required",
+        403: "read_only",
+        404: "not_found",
+        405: "method_not_allowed",
+        413: "too_large",
+        415: "unsupported_media_type",
+        500: "internal",
+    }.get(exc.code or 500, "bad_request")
     status = exc.code if exc.code and 400 <= exc.code < 600 else 400
     response = api_error_response(ApiError(code, status))
     if exc.code == 405:
@@ -159,4 +170,3 @@ def http_error_response(exc: HTTPException) -> Response:
         if allowed:
             response.headers["Allow"] = ", ".join(sorted(allowed))
     return response
-

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any
 
 from ..game.rulesets import RuleSet
 from ..models import Circle, Evening, Player
@@ -76,8 +77,13 @@ def summary_dict(s: EveningSummary) -> Json:
 
 
 def record_dict(r: PlayerRecord) -> Json:
-    return {"player_id": r.player_id, "name": r.name, "evenings": r.evenings, "wins": r.wins,
-            "net_rappen": r.net_rappen}
+    return {
+        "player_id": r.player_id,
+        "name": r.name,
+        "evenings": r.evenings,
+        "wins": r.wins,
+        "net_rappen": r.net_rappen,
+    }
 
 
 def turn_dict(ruleset: RuleSet, slate: Slate) -> Json:
@@ -99,16 +105,28 @@ def slate_dict(evening: Evening, slate: Slate) -> Json:
         cells: list[Json | None] = []
         for side in range(rs.n_sides):
             c = slate.cell(row.key, side)
-            cells.append(None if c is None else {
-                "value": c.value,
-                "index": c.index,
-                "played_as": c.entry.contract.code if c.entry.contract is not None else None,
-                "match": c.entry.match,
-                "countermatch": c.entry.countermatch,
-            })
-        rows.append({"key": row.key, "label": row_label(row, rs.deck), "factor": row.factor, "choice": row.is_choice,
-                     "kinds": [k.value for k in row.kinds], "suit": None if row.suit is None else row.suit.letter,
-                     "cells": cells})
+            cells.append(
+                None
+                if c is None
+                else {
+                    "value": c.value,
+                    "index": c.index,
+                    "played_as": c.entry.contract.code if c.entry.contract is not None else None,
+                    "match": c.entry.match,
+                    "countermatch": c.entry.countermatch,
+                }
+            )
+        rows.append(
+            {
+                "key": row.key,
+                "label": row_label(row, rs.deck),
+                "factor": row.factor,
+                "choice": row.is_choice,
+                "kinds": [k.value for k in row.kinds],
+                "suit": None if row.suit is None else row.suit.letter,
+                "cells": cells,
+            }
+        )
     return {
         "version": evening.version,
         "complete": slate.complete,
@@ -165,8 +183,10 @@ def evening_dict(evening: Evening, *, can_write: bool) -> Json:
         "can_write": can_write and evening.is_open,
         "ruleset": rs.to_dict(),
         "players": [{"seat": seat, "name": name, "side": rs.side_of(seat)} for seat, name in enumerate(names)],
-        "sides": [{"side": side, "seats": list(rs.seats_of(side)), "name": label}
-                  for side, label in enumerate(side_labels(rs, names))],
+        "sides": [
+            {"side": side, "seats": list(rs.seats_of(side)), "name": label}
+            for side, label in enumerate(side_labels(rs, names))
+        ],
         "slate": slate_dict(evening, slate),
         "cuts": [cut_dict(c) for c in cuts],
         "pending_ties": standing["pending_ties"],

@@ -27,55 +27,99 @@ START_EXAMPLE = {
 }
 
 
-@routes.operation("/circles", "POST", summary="Create a circle", tag="circles", auth="none", body="CircleCreate",
-                  responses={201: ("The circle and its two tokens (shown once)", "CircleCreated"),
-                             422: ("The name is empty or too long", "Error")},
-                  example=NAME_EXAMPLE)
+@routes.operation(
+    "/circles",
+    "POST",
+    summary="Create a circle",
+    tag="circles",
+    auth="none",
+    body="CircleCreate",
+    responses={
+        201: ("The circle and its two tokens (shown once)", "CircleCreated"),
+        422: ("The name is empty or too long", "Error"),
+    },
+    example=NAME_EXAMPLE,
+)
 def create_circle(body: dict[str, Any]) -> Response:
     circle, write_token, view_token = circle_service.create_circle(body["name"])
     return answer({"circle": circle_dict(circle), "write_token": write_token, "view_token": view_token}, 201)
 
 
-@routes.operation("/circle", "GET", summary="The circle of the token", tag="circles",
-                  responses={200: ("The circle, whether the token may write, its players", "CircleView")})
+@routes.operation(
+    "/circle",
+    "GET",
+    summary="The circle of the token",
+    tag="circles",
+    responses={200: ("The circle, whether the token may write, its players", "CircleView")},
+)
 def circle(circle: Circle) -> Response:
     return answer({"circle": circle_dict(circle), "can_write": can_write_now(), "players": players_of(circle)})
 
 
-@routes.operation("/players", "GET", summary="The circle's players", tag="players",
-                  responses={200: ("Players by name", "PlayerList")})
+@routes.operation(
+    "/players", "GET", summary="The circle's players", tag="players", responses={200: ("Players by name", "PlayerList")}
+)
 def players(circle: Circle) -> Response:
     return answer({"players": players_of(circle)})
 
 
-@routes.operation("/players", "POST", summary="Add a player", tag="players", auth="write", body="PlayerCreate",
-                  responses={201: ("The new player", "Player"),
-                             422: ("Name empty, too long, or already in the circle", "Error")},
-                  example={"name": "Dora"})
+@routes.operation(
+    "/players",
+    "POST",
+    summary="Add a player",
+    tag="players",
+    auth="write",
+    body="PlayerCreate",
+    responses={201: ("The new player", "Player"), 422: ("Name empty, too long, or already in the circle", "Error")},
+    example={"name": "Dora"},
+)
 def add_player(circle: Circle, body: dict[str, Any]) -> Response:
     return answer(player_dict(circle_service.add_player(circle, body["name"])), 201)
 
 
-@routes.operation("/players/records", "GET", summary="Per player: evenings, wins, net money", tag="players",
-                  responses={200: ("Records of every player, by name", "PlayerRecords")})
+@routes.operation(
+    "/players/records",
+    "GET",
+    summary="Per player: evenings, wins, net money",
+    tag="players",
+    responses={200: ("Records of every player, by name", "PlayerRecords")},
+)
 def records(circle: Circle) -> Response:
     return answer({"records": [record_dict(r) for r in circle_service.player_records(circle)]})
 
 
-@routes.operation("/evenings", "GET", summary="The history: every evening, newest first", tag="evenings",
-                  responses={200: ("Evening summaries (result and money once decided)", "EveningList")})
+@routes.operation(
+    "/evenings",
+    "GET",
+    summary="The history: every evening, newest first",
+    tag="evenings",
+    responses={200: ("Evening summaries (result and money once decided)", "EveningList")},
+)
 def evenings(circle: Circle) -> Response:
     return answer({"evenings": [summary_dict(s) for s in circle_service.history(circle)]})
 
 
-@routes.operation("/variants", "GET", summary="The variants and their default rule sets", tag="evenings",
-                  auth="none", responses={200: ("One default rule set per variant", "Variants")})
+@routes.operation(
+    "/variants",
+    "GET",
+    summary="The variants and their default rule sets",
+    tag="evenings",
+    auth="none",
+    responses={200: ("One default rule set per variant", "Variants")},
+)
 def variants() -> Response:
     out = []
     for v in Variant:
         rs = default_ruleset(v)
-        out.append({"variant": v.value, "players": rs.n_players, "sides": rs.n_sides, "hands": rs.n_hands,
-                    "ruleset": rs.to_dict()})
+        out.append(
+            {
+                "variant": v.value,
+                "players": rs.n_players,
+                "sides": rs.n_sides,
+                "hands": rs.n_hands,
+                "ruleset": rs.to_dict(),
+            }
+        )
     return answer({"variants": out})
 
 
@@ -108,15 +152,29 @@ def ruleset_from(body: dict[str, Any]) -> RuleSet:
         raise ApiError("options_invalid", reason=str(err)) from None
 
 
-@routes.operation("/evenings", "POST", summary="Start an evening", tag="evenings", auth="write", body="EveningStart",
-                  description="Variant, options, players in seat order, first dealer and stake. A repeated "
-                              "`request_id` returns the evening it started (no second evening).",
-                  responses={201: ("The new evening (Location: its URL)", "Evening"),
-                             422: ("Players, dealer or options break a rule", "Error")},
-                  example=START_EXAMPLE)
+@routes.operation(
+    "/evenings",
+    "POST",
+    summary="Start an evening",
+    tag="evenings",
+    auth="write",
+    body="EveningStart",
+    description="Variant, options, players in seat order, first dealer and stake. A repeated "
+    "`request_id` returns the evening it started (no second evening).",
+    responses={
+        201: ("The new evening (Location: its URL)", "Evening"),
+        422: ("Players, dealer or options break a rule", "Error"),
+    },
+    example=START_EXAMPLE,
+)
 def start_evening(circle: Circle, body: dict[str, Any]) -> Response:
-    evening = svc.start_evening(circle, ruleset=ruleset_from(body), player_names=list(body["players"]),
-                                first_dealer=body["first_dealer"], request_id=body["request_id"])
+    evening = svc.start_evening(
+        circle,
+        ruleset=ruleset_from(body),
+        player_names=list(body["players"]),
+        first_dealer=body["first_dealer"],
+        request_id=body["request_id"],
+    )
     response = evening_answer(evening, 201)
     response.headers["Location"] = url_for("api.evening", evening_id=evening.public_id)
     return response

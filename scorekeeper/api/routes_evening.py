@@ -14,30 +14,69 @@ from .blueprint import PATH_EVENING, answer, evening_answer, hand_from_body, loa
 from .present import cut_dict, entries_dict, log_dict, slate_dict, standing_dict, tie_dict
 
 E = "/evenings/<evening_id>"
-PATH_INDEX = {"name": "index", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
-              "description": "Position of the hand on the slate, 0-based (hand number - 1)."}
-WRITE = {409: ("Stale `expected_version`: nothing written; the current version and the fresh slate", "StaleError"),
-         422: ("A rule forbids it (stable code and message)", "Error")}
-HAND_EXAMPLE = {"expected_version": 0, "request_id": "4f7c0d0e-hand-1", "declarer_seat": 1, "row_key": "suit_C",
-                "played_as": None, "declarer_points": 100, "defender_points": 57, "match": False,
-                "countermatch": False}
+PATH_INDEX = {
+    "name": "index",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 0},
+    "description": "Position of the hand on the slate, 0-based (hand number - 1).",
+}
+WRITE = {
+    409: ("Stale `expected_version`: nothing written; the current version and the fresh slate", "StaleError"),
+    422: ("A rule forbids it (stable code and message)", "Error"),
+}
+HAND_EXAMPLE = {
+    "expected_version": 0,
+    "request_id": "4f7c0d0e-hand-1",
+    "declarer_seat": 1,
+    "row_key": "suit_C",
+    "played_as": None,
+    "declarer_points": 100,
+    "defender_points": 57,
+    "match": False,
+    "countermatch": False,
+}
 ACTION_EXAMPLE = {"expected_version": 0}
 
 
-@routes.operation(E, "GET", summary="The evening: rule set, seats, slate, cuts, result and money", tag="evenings",
-                  responses={200: ("The evening", "Evening")}, query=(PATH_EVENING,))
+@routes.operation(
+    E,
+    "GET",
+    summary="The evening: rule set, seats, slate, cuts, result and money",
+    tag="evenings",
+    responses={200: ("The evening", "Evening")},
+    query=(PATH_EVENING,),
+)
 def evening(circle: Circle, evening_id: str) -> Response:
     return evening_answer(load_evening(circle, evening_id))
 
 
 @routes.operation(
-    E + "/version", "GET", summary="Poll the version", tag="evenings",
+    E + "/version",
+    "GET",
+    summary="Poll the version",
+    tag="evenings",
     description="204 (no body) while `If-None-Match` or `?v=` names the current version, else 200 with an ETag.",
     responses={200: ("The current version", "Version"), 204: ("Unchanged", None)},
-    query=(PATH_EVENING, {"name": "v", "in": "query", "required": False, "schema": {"type": "integer"},
-                          "description": "The version the client has."}),
-    headers=({"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
-              "description": "The ETag of the version the client has, e.g. `\"7\"`."},),
+    query=(
+        PATH_EVENING,
+        {
+            "name": "v",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "integer"},
+            "description": "The version the client has.",
+        },
+    ),
+    headers=(
+        {
+            "name": "If-None-Match",
+            "in": "header",
+            "required": False,
+            "schema": {"type": "string"},
+            "description": 'The ETag of the version the client has, e.g. `"7"`.',
+        },
+    ),
 )
 def version(circle: Circle, evening_id: str) -> Response:
     ev = load_evening(circle, evening_id)
@@ -54,79 +93,139 @@ def answer_empty(etag: str) -> Response:
     return response
 
 
-@routes.operation(E + "/slate", "GET", summary="The slate: cells, totals, open rows, turn guide", tag="slate",
-                  responses={200: ("The slate as it stands", "Slate")}, query=(PATH_EVENING,))
+@routes.operation(
+    E + "/slate",
+    "GET",
+    summary="The slate: cells, totals, open rows, turn guide",
+    tag="slate",
+    responses={200: ("The slate as it stands", "Slate")},
+    query=(PATH_EVENING,),
+)
 def slate(circle: Circle, evening_id: str) -> Response:
     ev = load_evening(circle, evening_id)
     return answer(slate_dict(ev, svc.load_slate(ev)))
 
 
-@routes.operation(E + "/entries", "GET", summary="The hands on the slate, in order", tag="slate",
-                  responses={200: ("Entries (corrections applied, undone hands gone)", "Entries")},
-                  query=(PATH_EVENING,))
+@routes.operation(
+    E + "/entries",
+    "GET",
+    summary="The hands on the slate, in order",
+    tag="slate",
+    responses={200: ("Entries (corrections applied, undone hands gone)", "Entries")},
+    query=(PATH_EVENING,),
+)
 def entries(circle: Circle, evening_id: str) -> Response:
     ev = load_evening(circle, evening_id)
     return answer(entries_dict(ev, svc.load_slate(ev).entries))
 
 
-@routes.operation(E + "/hands", "POST", summary="Record a hand", tag="slate", auth="write", body="HandInput",
-                  description="Idempotent by `request_id`: a repeat records nothing and answers the evening.",
-                  responses={200: ("The evening with the hand on its slate", "Evening"), **WRITE},
-                  query=(PATH_EVENING,), example=HAND_EXAMPLE)
+@routes.operation(
+    E + "/hands",
+    "POST",
+    summary="Record a hand",
+    tag="slate",
+    auth="write",
+    body="HandInput",
+    description="Idempotent by `request_id`: a repeat records nothing and answers the evening.",
+    responses={200: ("The evening with the hand on its slate", "Evening"), **WRITE},
+    query=(PATH_EVENING,),
+    example=HAND_EXAMPLE,
+)
 def record_hand(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
     entry = hand_from_body(body)
-    ev = svc.record_hand(ev, entry, expected_version=body["expected_version"], request_id=body["request_id"],
-                         author=body.get("author"))
+    ev = svc.record_hand(
+        ev, entry, expected_version=body["expected_version"], request_id=body["request_id"], author=body.get("author")
+    )
     return evening_answer(ev)
 
 
-@routes.operation(E + "/entries/<int:index>", "PUT", summary="Correct a past hand", tag="corrections", auth="write",
-                  body="HandInput", description="The old value is kept (see corrections); every total is recomputed.",
-                  responses={200: ("The evening with the corrected slate", "Evening"), **WRITE},
-                  query=(PATH_EVENING, PATH_INDEX), example={**HAND_EXAMPLE, "declarer_points": 90,
-                                                              "defender_points": 67, "request_id": "4f7c-fix-1"})
+@routes.operation(
+    E + "/entries/<int:index>",
+    "PUT",
+    summary="Correct a past hand",
+    tag="corrections",
+    auth="write",
+    body="HandInput",
+    description="The old value is kept (see corrections); every total is recomputed.",
+    responses={200: ("The evening with the corrected slate", "Evening"), **WRITE},
+    query=(PATH_EVENING, PATH_INDEX),
+    example={**HAND_EXAMPLE, "declarer_points": 90, "defender_points": 67, "request_id": "4f7c-fix-1"},
+)
 def correct_entry(circle: Circle, evening_id: str, index: int, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
     entry = hand_from_body(body)
-    ev = svc.correct_entry(ev, index, entry, expected_version=body["expected_version"],
-                           request_id=body["request_id"], author=body.get("author"))
+    ev = svc.correct_entry(
+        ev,
+        index,
+        entry,
+        expected_version=body["expected_version"],
+        request_id=body["request_id"],
+        author=body.get("author"),
+    )
     return evening_answer(ev)
 
 
-@routes.operation(E + "/corrections", "GET", summary="Corrections and undos: when, old and new", tag="corrections",
-                  responses={200: ("Oldest first", "Corrections")}, query=(PATH_EVENING,))
+@routes.operation(
+    E + "/corrections",
+    "GET",
+    summary="Corrections and undos: when, old and new",
+    tag="corrections",
+    responses={200: ("Oldest first", "Corrections")},
+    query=(PATH_EVENING,),
+)
 def corrections(circle: Circle, evening_id: str) -> Response:
     ev = load_evening(circle, evening_id)
     items = [log_dict(item) for item in svc.entry_log(ev) if item.kind != "hand"]
     return answer({"version": ev.version, "items": items})
 
 
-@routes.operation(E + "/undo", "POST", summary="Take back the last hand", tag="corrections", auth="write",
-                  body="Action", responses={200: ("The evening without its last hand", "Evening"), **WRITE},
-                  query=(PATH_EVENING,), example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-undo-1"})
+@routes.operation(
+    E + "/undo",
+    "POST",
+    summary="Take back the last hand",
+    tag="corrections",
+    auth="write",
+    body="Action",
+    responses={200: ("The evening without its last hand", "Evening"), **WRITE},
+    query=(PATH_EVENING,),
+    example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-undo-1"},
+)
 def undo(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
-    ev = svc.undo_last(ev, expected_version=body["expected_version"], request_id=body["request_id"],
-                       author=body.get("author"))
+    ev = svc.undo_last(
+        ev, expected_version=body["expected_version"], request_id=body["request_id"], author=body.get("author")
+    )
     return evening_answer(ev)
 
 
-@routes.operation(E + "/cuts", "GET", summary="Ties and how they were cut", tag="cuts",
-                  responses={200: ("Cuts that decide a tie, and ties still waiting for one", "Cuts")},
-                  query=(PATH_EVENING,))
+@routes.operation(
+    E + "/cuts",
+    "GET",
+    summary="Ties and how they were cut",
+    tag="cuts",
+    responses={200: ("Cuts that decide a tie, and ties still waiting for one", "Cuts")},
+    query=(PATH_EVENING,),
+)
 def cuts(circle: Circle, evening_id: str) -> Response:
     ev = load_evening(circle, evening_id)
     decided, pending = svc.cuts_and_pending(ev)
-    return answer({"version": ev.version, "cuts": [cut_dict(c) for c in decided],
-                   "pending": [tie_dict(t) for t in pending]})
+    return answer(
+        {"version": ev.version, "cuts": [cut_dict(c) for c in decided], "pending": [tie_dict(t) for t in pending]}
+    )
 
 
-@routes.operation(E + "/cuts", "POST", summary="Record a real cut at the table", tag="cuts", auth="write",
-                  body="CutInput", responses={200: ("The evening with the cut", "Evening"), **WRITE},
-                  query=(PATH_EVENING,),
-                  example={"expected_version": 0, "request_id": "4f7c-cut-1", "row_key": "suit_C", "end": "high",
-                           "winner": 0})
+@routes.operation(
+    E + "/cuts",
+    "POST",
+    summary="Record a real cut at the table",
+    tag="cuts",
+    auth="write",
+    body="CutInput",
+    responses={200: ("The evening with the cut", "Evening"), **WRITE},
+    query=(PATH_EVENING,),
+    example={"expected_version": 0, "request_id": "4f7c-cut-1", "row_key": "suit_C", "end": "high", "winner": 0},
+)
 def set_cut(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
     cut = Cut(body["row_key"], body["end"], body["winner"], False, tuple(body.get("order", ())))
@@ -134,41 +233,72 @@ def set_cut(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     return evening_answer(ev)
 
 
-@routes.operation(E + "/cuts/draw", "POST", summary="Let the app cut every undecided tie", tag="cuts",
-                  auth="write", body="Action", responses={200: ("The evening with the drawn cuts", "Evening"), **WRITE},
-                  query=(PATH_EVENING,), example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-draw-1"})
+@routes.operation(
+    E + "/cuts/draw",
+    "POST",
+    summary="Let the app cut every undecided tie",
+    tag="cuts",
+    auth="write",
+    body="Action",
+    responses={200: ("The evening with the drawn cuts", "Evening"), **WRITE},
+    query=(PATH_EVENING,),
+    example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-draw-1"},
+)
 def draw_cuts(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
     ev = svc.draw_cuts(ev, expected_version=body["expected_version"], request_id=body["request_id"])
     return evening_answer(ev)
 
 
-@routes.operation(E + "/end", "POST", summary="End the evening (complete, or early)", tag="evenings",
-                  auth="write", body="EndInput",
-                  description="Ties still without a cut are cut by a recorded random draw.",
-                  responses={200: ("The ended evening with its result and money", "Evening"), **WRITE},
-                  query=(PATH_EVENING,), example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-end-1", "early": True})
+@routes.operation(
+    E + "/end",
+    "POST",
+    summary="End the evening (complete, or early)",
+    tag="evenings",
+    auth="write",
+    body="EndInput",
+    description="Ties still without a cut are cut by a recorded random draw.",
+    responses={200: ("The ended evening with its result and money", "Evening"), **WRITE},
+    query=(PATH_EVENING,),
+    example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-end-1", "early": True},
+)
 def end(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
-    ev = svc.end_evening(ev, early=bool(body.get("early", False)), expected_version=body["expected_version"],
-                         request_id=body["request_id"])
+    ev = svc.end_evening(
+        ev,
+        early=bool(body.get("early", False)),
+        expected_version=body["expected_version"],
+        request_id=body["request_id"],
+    )
     return evening_answer(ev)
 
 
-@routes.operation(E + "/reopen", "POST", summary="Reopen an ended evening to correct it", tag="evenings",
-                  auth="write", body="Action",
-                  description="Back to open (version + 1); entries and cuts stay. End it again afterwards.",
-                  responses={200: ("The evening, open again", "Evening"), **WRITE},
-                  query=(PATH_EVENING,), example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-reopen-1"})
+@routes.operation(
+    E + "/reopen",
+    "POST",
+    summary="Reopen an ended evening to correct it",
+    tag="evenings",
+    auth="write",
+    body="Action",
+    description="Back to open (version + 1); entries and cuts stay. End it again afterwards.",
+    responses={200: ("The evening, open again", "Evening"), **WRITE},
+    query=(PATH_EVENING,),
+    example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-reopen-1"},
+)
 def reopen(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
     ev = svc.reopen_evening(ev, expected_version=body["expected_version"], request_id=body["request_id"])
     return evening_answer(ev)
 
 
-@routes.operation(E + "/result", "GET", summary="Standing, result (sticks, potatoes, winners) and money",
-                  tag="evenings", responses={200: ("Totals so far; result and payout once decided", "Standing")},
-                  query=(PATH_EVENING,))
+@routes.operation(
+    E + "/result",
+    "GET",
+    summary="Standing, result (sticks, potatoes, winners) and money",
+    tag="evenings",
+    responses={200: ("Totals so far; result and payout once decided", "Standing")},
+    query=(PATH_EVENING,),
+)
 def result(circle: Circle, evening_id: str) -> Response:
     ev = load_evening(circle, evening_id)
     return answer(standing_dict(ev, svc.load_slate(ev)))

@@ -10,12 +10,14 @@ The first problem found raises ``ApiError`` (status 400) naming the field.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import ApiError
 
 SAFE_INT = 2**53 - 1  # integers beyond this are not exact in every JSON client
 REF_PREFIX = "#/components/schemas/"
+
 
 def _is(value: Any, kind: str) -> bool:
     if kind == "null":
@@ -40,7 +42,7 @@ def resolve(schema: Mapping[str, Any], components: Mapping[str, Any]) -> Mapping
         ref = schema["$ref"]
         if not ref.startswith(REF_PREFIX):
             raise ValueError(f"only local component refs are supported: {ref}")
-        schema = components[ref[len(REF_PREFIX):]]
+        schema = components[ref[len(REF_PREFIX) :]]
     return schema
 
 
@@ -83,14 +85,22 @@ def validate(value: Any, schema: Mapping[str, Any], components: Mapping[str, Any
             raise ApiError("out_of_range", field=field, minimum=low, maximum=high)
     elif isinstance(value, str):
         if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", 10_000):
-            raise ApiError("out_of_range", field=field, min_length=schema.get("minLength", 0),
-                           max_length=schema.get("maxLength", 10_000))
+            raise ApiError(
+                "out_of_range",
+                field=field,
+                min_length=schema.get("minLength", 0),
+                max_length=schema.get("maxLength", 10_000),
+            )
         if "pattern" in schema and re.search(schema["pattern"], value) is None:
             raise ApiError("invalid_value", field=field)
     elif isinstance(value, list):
         if not schema.get("minItems", 0) <= len(value) <= schema.get("maxItems", 1_000):
-            raise ApiError("out_of_range", field=field, min_items=schema.get("minItems", 0),
-                           max_items=schema.get("maxItems", 1_000))
+            raise ApiError(
+                "out_of_range",
+                field=field,
+                min_items=schema.get("minItems", 0),
+                max_items=schema.get("maxItems", 1_000),
+            )
         items = schema.get("items")
         if items is not None:
             for i, item in enumerate(value):
@@ -99,7 +109,9 @@ def validate(value: Any, schema: Mapping[str, Any], components: Mapping[str, Any
         _validate_object(value, schema, components, path)
 
 
-def _validate_object(value: dict[str, Any], schema: Mapping[str, Any], components: Mapping[str, Any], path: str) -> None:
+def _validate_object(
+    value: dict[str, Any], schema: Mapping[str, Any], components: Mapping[str, Any], path: str
+) -> None:
     properties: Mapping[str, Any] = schema.get("properties", {})
     for name in schema.get("required", ()):
         if name not in value:

@@ -10,9 +10,10 @@ token (401/404/403), ``Content-Type: application/json`` for writes (415), the JS
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from flask import Blueprint, request
 from werkzeug.exceptions import BadRequest
@@ -69,8 +70,9 @@ class ApiRoutes:
         example: dict[str, Any] | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
-            op = Operation(rule, method, view.__name__, summary, description, tag, auth, body, responses,
-                           query, headers, example)
+            op = Operation(
+                rule, method, view.__name__, summary, description, tag, auth, body, responses, query, headers, example
+            )
 
             @wraps(view)
             def run(**kwargs: Any) -> Any:

@@ -32,59 +32,148 @@ from .components import BOOL, INT, SCHEMAS, STR, nullable, obj, ref
 from .errors import error_body, rule_error_response
 
 SEAT_HEADER = "X-Seat-Token"
-SEAT_TOKEN_PARAM = {"name": SEAT_HEADER, "in": "header", "required": True, "schema": {"type": "string"},
-                    "description": "The seat token (from a seat link `/s/<token>` or `POST .../table/seats/{seat}/token`)."}
-PATH_TABLE = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"},
-              "description": "The table's public id."}
-PATH_SEAT = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
-             "description": "Seat number, 0-based, in playing order."}
-LEVEL = {"type": "string", "enum": list(COMPUTER_LEVELS),
-         "description": "The computer players' level: `easy` (the rule-based player, instant), `normal` "
-                        "(search, ~300 ms a move), `strong` (longer search, up to ~1 s a move). "
-                        "Default: the server's (`normal`)."}
+SEAT_TOKEN_PARAM = {
+    "name": SEAT_HEADER,
+    "in": "header",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": "The seat token (from a seat link `/s/<token>` or `POST .../table/seats/{seat}/token`).",
+}
+PATH_TABLE = {
+    "name": "table_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": "The table's public id.",
+}
+PATH_SEAT = {
+    "name": "seat",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 0},
+    "description": "Seat number, 0-based, in playing order.",
+}
+LEVEL = {
+    "type": "string",
+    "enum": list(COMPUTER_LEVELS),
+    "description": "The computer players' level: `easy` (the rule-based player, instant), `normal` "
+    "(search, ~300 ms a move), `strong` (longer search, up to ~1 s a move). "
+    "Default: the server's (`normal`).",
+}
 QUERY_LEVEL = {"name": "level", "in": "query", "required": False, "schema": LEVEL}
-SEAT_ERRORS = {403: ("No, unknown or replaced seat token", "Error"), 404: ("No such table", "Error"),
-               409: ("Stale `expected_seq`: nothing changed", "Error"),
-               422: ("Out of turn, or an illegal card or choice (the engine's reason)", "Error")}
-EXPECTED_SEQ = {"type": "integer", "minimum": 0,
-                "description": "The number of actions in the hand so far (`seq` of the seat state)."}
+SEAT_ERRORS = {
+    403: ("No, unknown or replaced seat token", "Error"),
+    404: ("No such table", "Error"),
+    409: ("Stale `expected_seq`: nothing changed", "Error"),
+    422: ("Out of turn, or an illegal card or choice (the engine's reason)", "Error"),
+}
+EXPECTED_SEQ = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "The number of actions in the hand so far (`seq` of the seat state).",
+}
 
-SCHEMAS.update({
-    "TableOpen": obj({"computers": {"type": "array", "items": INT, "maxItems": 4,
-                                    "description": "Seats given to computer players."},
-                      "level": LEVEL}, []),
-    "SeatJoin": obj({"token": {"type": "string", "minLength": 1, "maxLength": 128}}),
-    "TableChoice": obj({"expected_seq": EXPECTED_SEQ,
-                        "action": {"type": ["integer", "string"], "maxLength": 100,
-                                   "description": "An action id from `legal_actions`, or its notation from "
-                                                  "`choices` (`pass`, `seich`, `suit_H=suit:H`, `block:obenabe`)."}}),
-    "TablePlay": obj({"expected_seq": EXPECTED_SEQ,
-                      "card": {"type": "string", "maxLength": 8, "description": "A card in notation: `H9`, `SA`, `DT`."}}),
-    "TableSeat": obj({"seat": INT, "name": STR, "computer": BOOL, "joined": BOOL,
-                       "level": nullable({"type": "string", "enum": [*COMPUTER_LEVELS, None],
-                                          "description": "A computer seat's level (null for a human seat)."})}),
-    "Table": obj({"id": STR, "status": STR, "version": INT, "hand": INT, "dealer": nullable(INT),
-                  "to_move": nullable(INT), "hand_over": BOOL, "seats": {"type": "array", "items": ref("TableSeat")}}),
-    "EveningTable": obj({"table": nullable(ref("Table"))}),
-    "SeatTokenIssued": obj({"seat": INT, "token": STR, "link": STR},
-                           description="Shown once; the seat's previous token no longer works."),
-    "SeatState": obj(
-        {"table_id": STR, "status": STR, "version": INT, "seq": INT, "seat": INT,
-         "names": {"type": "array", "items": STR},
-         "choices": {"type": "array", "items": STR, "description": "The legal actions in notation, same order."},
-         "view": {"type": "object", "description": "The engine's view of this seat (its own hand only)."}},
-    ),
-})
+SCHEMAS.update(
+    {
+        "TableOpen": obj(
+            {
+                "computers": {
+                    "type": "array",
+                    "items": INT,
+                    "maxItems": 4,
+                    "description": "Seats given to computer players.",
+                },
+                "level": LEVEL,
+            },
+            [],
+        ),
+        "SeatJoin": obj({"token": {"type": "string", "minLength": 1, "maxLength": 128}}),
+        "TableChoice": obj(
+            {
+                "expected_seq": EXPECTED_SEQ,
+                "action": {
+                    "type": ["integer", "string"],
+                    "maxLength": 100,
+                    "description": "An action id from `legal_actions`, or its notation from "
+                    "`choices` (`pass`, `seich`, `suit_H=suit:H`, `block:obenabe`).",
+                },
+            }
+        ),
+        "TablePlay": obj(
+            {
+                "expected_seq": EXPECTED_SEQ,
+                "card": {"type": "string", "maxLength": 8, "description": "A card in notation: `H9`, `SA`, `DT`."},
+            }
+        ),
+        "TableSeat": obj(
+            {
+                "seat": INT,
+                "name": STR,
+                "computer": BOOL,
+                "joined": BOOL,
+                "level": nullable(
+                    {
+                        "type": "string",
+                        "enum": [*COMPUTER_LEVELS, None],
+                        "description": "A computer seat's level (null for a human seat).",
+                    }
+                ),
+            }
+        ),
+        "Table": obj(
+            {
+                "id": STR,
+                "status": STR,
+                "version": INT,
+                "hand": INT,
+                "dealer": nullable(INT),
+                "to_move": nullable(INT),
+                "hand_over": BOOL,
+                "seats": {"type": "array", "items": ref("TableSeat")},
+            }
+        ),
+        "EveningTable": obj({"table": nullable(ref("Table"))}),
+        "SeatTokenIssued": obj(
+            {"seat": INT, "token": STR, "link": STR},
+            description="Shown once; the seat's previous token no longer works.",
+        ),
+        "SeatState": obj(
+            {
+                "table_id": STR,
+                "status": STR,
+                "version": INT,
+                "seq": INT,
+                "seat": INT,
+                "names": {"type": "array", "items": STR},
+                "choices": {"type": "array", "items": STR, "description": "The legal actions in notation, same order."},
+                "view": {"type": "object", "description": "The engine's view of this seat (its own hand only)."},
+            },
+        ),
+    }
+)
 
 
 def _table_dict(st: TableState, names: list[str]) -> dict[str, Any]:
     t = st.table
-    return {"id": t.public_id, "status": t.status, "version": t.version,
-            "hand": 0 if st.hand is None else st.hand.number, "dealer": None if st.hand is None else st.hand.dealer,
-            "to_move": st.to_move(), "hand_over": st.hand_over,
-            "seats": [{"seat": s.seat, "name": names[s.seat], "computer": s.computer, "joined": s.joined_at is not None,
-                       "level": s.level if s.computer else None}
-                      for s in seat_svc.seats(t)]}
+    return {
+        "id": t.public_id,
+        "status": t.status,
+        "version": t.version,
+        "hand": 0 if st.hand is None else st.hand.number,
+        "dealer": None if st.hand is None else st.hand.dealer,
+        "to_move": st.to_move(),
+        "hand_over": st.hand_over,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": names[s.seat],
+                "computer": s.computer,
+                "joined": s.joined_at is not None,
+                "level": s.level if s.computer else None,
+            }
+            for s in seat_svc.seats(t)
+        ],
+    }
 
 
 def _names(table: DigitalTable) -> list[str]:
@@ -93,10 +182,16 @@ def _names(table: DigitalTable) -> list[str]:
 
 def seat_state(st: TableState, seat: int) -> dict[str, Any]:
     view = st.view(seat)
-    return {"table_id": st.table.public_id, "status": st.table.status, "version": st.table.version, "seq": st.seq,
-            "seat": seat, "names": _names(st.table),
-            "choices": [] if view is None else [format_action(a, st.ruleset) for a in view.legal_actions],
-            "view": {} if view is None else view.to_dict()}
+    return {
+        "table_id": st.table.public_id,
+        "status": st.table.status,
+        "version": st.table.version,
+        "seq": st.seq,
+        "seat": seat,
+        "names": _names(st.table),
+        "choices": [] if view is None else [format_action(a, st.ruleset) for a in view.legal_actions],
+        "view": {} if view is None else view.to_dict(),
+    }
 
 
 def _error(err: RuleError, table: DigitalTable | None = None) -> Response:
@@ -124,8 +219,14 @@ def _seat() -> tuple[DigitalTable, int]:
 
 
 # --- the circle's write token: open a table, issue seat tokens -------------------------------
-@routes.operation("/evenings/<evening_id>/table", "GET", summary="The evening's open digital table (or null)",
-                  tag="table", responses={200: ("The open table, or null", "EveningTable")}, query=(PATH_EVENING,))
+@routes.operation(
+    "/evenings/<evening_id>/table",
+    "GET",
+    summary="The evening's open digital table (or null)",
+    tag="table",
+    responses={200: ("The open table, or null", "EveningTable")},
+    query=(PATH_EVENING,),
+)
 def evening_table(circle: Circle, evening_id: str) -> Response:
     ev = load_evening(circle, evening_id)
     table = svc.open_table_of(ev)
@@ -134,12 +235,19 @@ def evening_table(circle: Circle, evening_id: str) -> Response:
     return answer({"table": _table_dict(svc.run_computers(table), [p.name for p in ev.players])})
 
 
-@routes.operation("/evenings/<evening_id>/table", "POST", summary="Deal digitally: open a table for the next hand",
-                  tag="table", auth="write", body="TableOpen",
-                  description="Same players, dealer and open rows as the slate; an open table is returned as it is. "
-                              "Computer seats play at once when it is their turn.",
-                  responses={200: ("The table", "EveningTable"), 422: ("The evening is over or complete", "Error")},
-                  query=(PATH_EVENING,), example={"computers": [1, 2]})
+@routes.operation(
+    "/evenings/<evening_id>/table",
+    "POST",
+    summary="Deal digitally: open a table for the next hand",
+    tag="table",
+    auth="write",
+    body="TableOpen",
+    description="Same players, dealer and open rows as the slate; an open table is returned as it is. "
+    "Computer seats play at once when it is their turn.",
+    responses={200: ("The table", "EveningTable"), 422: ("The evening is over or complete", "Error")},
+    query=(PATH_EVENING,),
+    example={"computers": [1, 2]},
+)
 def open_table(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
     n = evenings.ruleset_of(ev).n_players
@@ -150,12 +258,16 @@ def open_table(circle: Circle, evening_id: str, body: dict[str, Any]) -> Respons
     return answer({"table": _table_dict(svc.load(table), [p.name for p in ev.players])})
 
 
-@routes.operation("/evenings/<evening_id>/table/seats/<int:seat>/token", "POST", tag="table", auth="write",
-                  summary="A new seat token (hand the seat to another phone or client)",
-                  description="The seat's previous token stops working; a computer seat becomes a human seat.",
-                  responses={200: ("The new token, shown once", "SeatTokenIssued"),
-                             422: ("No open table, or no such seat", "Error")},
-                  query=(PATH_EVENING, PATH_SEAT))
+@routes.operation(
+    "/evenings/<evening_id>/table/seats/<int:seat>/token",
+    "POST",
+    tag="table",
+    auth="write",
+    summary="A new seat token (hand the seat to another phone or client)",
+    description="The seat's previous token stops working; a computer seat becomes a human seat.",
+    responses={200: ("The new token, shown once", "SeatTokenIssued"), 422: ("No open table, or no such seat", "Error")},
+    query=(PATH_EVENING, PATH_SEAT),
+)
 def seat_token(circle: Circle, evening_id: str, seat: int) -> Response:
     ev = load_evening(circle, evening_id)
     table = svc.open_table_of(ev)
@@ -165,14 +277,21 @@ def seat_token(circle: Circle, evening_id: str, seat: int) -> Response:
     return answer({"seat": seat, "token": token, "link": request.host_url.rstrip("/") + f"/s/{token}"})
 
 
-@routes.operation("/evenings/<evening_id>/table/seats/<int:seat>/computer", "POST", tag="table", auth="write",
-                  summary="Give a seat to a computer player",
-                  description="The phone or client holding the seat is shut out; the computer plays at once "
-                              "when it is its turn, at the `level` given (a computer seat given again changes "
-                              "its level).",
-                  responses={200: ("The table", "EveningTable"),
-                             422: ("No open table, no such seat, or an unknown level (`level_unknown`)", "Error")},
-                  query=(PATH_EVENING, PATH_SEAT, QUERY_LEVEL))
+@routes.operation(
+    "/evenings/<evening_id>/table/seats/<int:seat>/computer",
+    "POST",
+    tag="table",
+    auth="write",
+    summary="Give a seat to a computer player",
+    description="The phone or client holding the seat is shut out; the computer plays at once "
+    "when it is its turn, at the `level` given (a computer seat given again changes "
+    "its level).",
+    responses={
+        200: ("The table", "EveningTable"),
+        422: ("No open table, no such seat, or an unknown level (`level_unknown`)", "Error"),
+    },
+    query=(PATH_EVENING, PATH_SEAT, QUERY_LEVEL),
+)
 def seat_computer(circle: Circle, evening_id: str, seat: int) -> Response:
     ev = load_evening(circle, evening_id)
     table = svc.open_table_of(ev)
@@ -183,10 +302,16 @@ def seat_computer(circle: Circle, evening_id: str, seat: int) -> Response:
 
 
 # --- the seat token: join, read, choose, play ---------------------------------------------------
-@routes.operation("/tables/join", "POST", summary="Join a seat with its seat token", tag="table", auth="none",
-                  body="SeatJoin", responses={200: ("The seat's state", "SeatState"),
-                                              403: ("Unknown or replaced seat token", "Error")},
-                  example={"token": "the-seat-token-from-the-link"})
+@routes.operation(
+    "/tables/join",
+    "POST",
+    summary="Join a seat with its seat token",
+    tag="table",
+    auth="none",
+    body="SeatJoin",
+    responses={200: ("The seat's state", "SeatState"), 403: ("Unknown or replaced seat token", "Error")},
+    example={"token": "the-seat-token-from-the-link"},
+)
 def join(body: dict[str, Any]) -> Response:
     try:
         table, seat = seat_svc.table_of_token(body["token"])
@@ -196,14 +321,30 @@ def join(body: dict[str, Any]) -> Response:
     return answer(seat_state(svc.run_computers(table), seat))
 
 
-@routes.operation("/tables/<table_id>/seat", "GET", summary="The seat's view: its own hand, the table, its choices",
-                  tag="table", auth="none",
-                  description="Poll with `?v=<version>`: 204 while nothing changed.",
-                  responses={200: ("The seat's state", "SeatState"), 204: ("Unchanged", None),
-                             **{k: v for k, v in SEAT_ERRORS.items() if k in (403, 404)}},
-                  query=(PATH_TABLE, {"name": "v", "in": "query", "required": False, "schema": {"type": "integer"},
-                                      "description": "The version the client has."}),
-                  headers=(SEAT_TOKEN_PARAM,))
+@routes.operation(
+    "/tables/<table_id>/seat",
+    "GET",
+    summary="The seat's view: its own hand, the table, its choices",
+    tag="table",
+    auth="none",
+    description="Poll with `?v=<version>`: 204 while nothing changed.",
+    responses={
+        200: ("The seat's state", "SeatState"),
+        204: ("Unchanged", None),
+        **{k: v for k, v in SEAT_ERRORS.items() if k in (403, 404)},
+    },
+    query=(
+        PATH_TABLE,
+        {
+            "name": "v",
+            "in": "query",
+            "required": False,
+            "schema": {"type": "integer"},
+            "description": "The version the client has.",
+        },
+    ),
+    headers=(SEAT_TOKEN_PARAM,),
+)
 def seat_view(table_id: str) -> Response:
     try:
         table, seat = _seat()
@@ -240,28 +381,52 @@ def _parse(text: Any, st: TableState, cards: bool) -> int:
     return action
 
 
-@routes.operation("/tables/<table_id>/choose", "POST", summary="Choose: pass, a row and contract, Seich, a Komisch block",
-                  tag="table", auth="none", body="TableChoice",
-                  responses={200: ("The seat's state after the choice (and the computers' moves)", "SeatState"),
-                             **SEAT_ERRORS},
-                  query=(PATH_TABLE,), headers=(SEAT_TOKEN_PARAM,), example={"expected_seq": 0, "action": "pass"})
+@routes.operation(
+    "/tables/<table_id>/choose",
+    "POST",
+    summary="Choose: pass, a row and contract, Seich, a Komisch block",
+    tag="table",
+    auth="none",
+    body="TableChoice",
+    responses={200: ("The seat's state after the choice (and the computers' moves)", "SeatState"), **SEAT_ERRORS},
+    query=(PATH_TABLE,),
+    headers=(SEAT_TOKEN_PARAM,),
+    example={"expected_seq": 0, "action": "pass"},
+)
 def choose(table_id: str, body: dict[str, Any]) -> Response:
     return _act(lambda st: _parse(body["action"], st, cards=False), body)
 
 
-@routes.operation("/tables/<table_id>/play", "POST", summary="Play a card", tag="table", auth="none", body="TablePlay",
-                  responses={200: ("The seat's state after the card (and the computers' moves)", "SeatState"),
-                             **SEAT_ERRORS},
-                  query=(PATH_TABLE,), headers=(SEAT_TOKEN_PARAM,), example={"expected_seq": 1, "card": "H9"})
+@routes.operation(
+    "/tables/<table_id>/play",
+    "POST",
+    summary="Play a card",
+    tag="table",
+    auth="none",
+    body="TablePlay",
+    responses={200: ("The seat's state after the card (and the computers' moves)", "SeatState"), **SEAT_ERRORS},
+    query=(PATH_TABLE,),
+    headers=(SEAT_TOKEN_PARAM,),
+    example={"expected_seq": 1, "card": "H9"},
+)
 def play(table_id: str, body: dict[str, Any]) -> Response:
     return _act(lambda st: _parse(body["card"], st, cards=True), body)
 
 
-@routes.operation("/tables/<table_id>/next", "POST", summary="Deal the next hand at this table", tag="table",
-                  auth="none", description="Only once the hand is over; a repeat while a hand is in play deals nothing.",
-                  responses={200: ("The seat's state in the new hand", "SeatState"),
-                             **{k: v for k, v in SEAT_ERRORS.items() if k != 409}},
-                  query=(PATH_TABLE,), headers=(SEAT_TOKEN_PARAM,))
+@routes.operation(
+    "/tables/<table_id>/next",
+    "POST",
+    summary="Deal the next hand at this table",
+    tag="table",
+    auth="none",
+    description="Only once the hand is over; a repeat while a hand is in play deals nothing.",
+    responses={
+        200: ("The seat's state in the new hand", "SeatState"),
+        **{k: v for k, v in SEAT_ERRORS.items() if k != 409},
+    },
+    query=(PATH_TABLE,),
+    headers=(SEAT_TOKEN_PARAM,),
+)
 def next_hand(table_id: str) -> Response:
     try:
         table, seat = _seat()

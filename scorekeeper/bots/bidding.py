@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from scorekeeper.engine.actions import PASS, SEICH, decode_announce
 from scorekeeper.engine.fast import points_table, schedule_ids
@@ -137,7 +137,7 @@ def best_block(hand: int, open_modes: Sequence[Mode], shape: str) -> TrickMode:
     best = TrickMode(Mode.OBENABE)
     best_v = -math.inf
     for m in open_modes:
-        for suit in (range(4) if m is Mode.TRUMP else (None,)):
+        for suit in range(4) if m is Mode.TRUMP else (None,):
             v = komisch_block_points(hand, m, suit, shape)
             if v > best_v:
                 best_v = v
@@ -165,7 +165,7 @@ def estimate_by_playouts(
     others = [s for s in range(n) if s != seat]
     unseen = [c for c in range(36) if not hand >> c & 1]
     per = nt
-    totals = {c: 0.0 for c in contracts}
+    totals = dict.fromkeys(contracts, 0.0)
     first = best_block(hand, (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE), shape_of(n, ruleset.teams))
     tables = {c: points_table(c, ruleset.undenufe_six11, (first,)) for c in contracts}
     samples = 0

@@ -101,7 +101,7 @@ class Knowledge:
     played_by: tuple[int, ...] = ()  # cards each seat has played in this hand
 
     @classmethod
-    def from_view(cls, view: SeatView, ruleset: RuleSet) -> "Knowledge":
+    def from_view(cls, view: SeatView, ruleset: RuleSet) -> Knowledge:
         if view.contract is None or view.declarer is None:
             raise ValueError("no contract yet")
         n = view.n_players
@@ -132,9 +132,7 @@ class Knowledge:
             per = nt // 3
             sched = tuple(mode_id(b) for b in blocks for _ in range(per))
             used = {b.mode for b in blocks}
-            open_blocks = tuple(
-                TrickMode(m) for m in (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE) if m not in used
-            )
+            open_blocks = tuple(TrickMode(m) for m in (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE) if m not in used)
             pts = points_table(contract, ruleset.undenufe_six11, blocks)
         else:
             sched = schedule_ids(contract, nt)

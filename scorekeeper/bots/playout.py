@@ -10,7 +10,7 @@ play while still exploring. The rules are the engine's own tables
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from scorekeeper.engine.rules import trick_status
 from scorekeeper.engine.tables import LAST_TRICK_BONUS, STRENGTH, SUIT_OF, UNDER, card_ints, legal_mask

@@ -26,7 +26,7 @@ The thresholds were set by duplicate matches of variants against each other
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from scorekeeper.engine.tables import N_MODES, STRENGTH, SUIT_MASK
 from scorekeeper.engine.tables import card_ints as cards

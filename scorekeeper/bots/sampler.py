@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from scorekeeper.engine.tables import card_ints
 from scorekeeper.game.contracts import Kind
@@ -105,7 +105,7 @@ def sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
     if owner is None:
         owner = match_cards(cards, opts, room, rng)
     if owner is None:  # inconsistent knowledge cannot happen with a legal history; stay robust
-        owner = match_cards(cards, {c: others for c in cards}, room, rng)
+        owner = match_cards(cards, dict.fromkeys(cards, others), room, rng)
         assert owner is not None
     hands = [0] * k.n
     hands[k.seat] = k.hand

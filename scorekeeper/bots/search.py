@@ -25,7 +25,7 @@ from scorekeeper.game.rulesets import RuleSet
 from .knowledge import Knowledge
 from .playout import policy_playout
 from .policy import choose_card
-from .sampler import Judge, declarer_judge, plausible_hands
+from .sampler import declarer_judge, plausible_hands
 
 MAX_BUDGET_MS = 1000
 SAFETY = 0.85  # aim below the budget: a sample's length varies on a busy machine
@@ -126,8 +126,18 @@ def policy_card(k: Knowledge, view: SeatView, legal: list[int]) -> int:
     for c in legal:
         lm |= 1 << c
     return choose_card(
-        k.hand, lm, k.trick, k.leader, k.seat, mode_id(view.trick_mode), k.unknown | k.hand, k.teams, k.points,
-        k.tricks_left == 1, k.misere, k.teams[k.declarer],
+        k.hand,
+        lm,
+        k.trick,
+        k.leader,
+        k.seat,
+        mode_id(view.trick_mode),
+        k.unknown | k.hand,
+        k.teams,
+        k.points,
+        k.tricks_left == 1,
+        k.misere,
+        k.teams[k.declarer],
     )
 
 
@@ -142,7 +152,7 @@ def settled(values: list[list[float]], z: float = 2.5, indifferent: float = 2.0)
     for j, vj in enumerate(values):
         if j == b:
             continue
-        d = [x - y for x, y in zip(vb, vj)]
+        d = [x - y for x, y in zip(vb, vj, strict=False)]
         md = sum(d) / n
         var = sum((x - md) ** 2 for x in d) / (n - 1)
         se = (var / n) ** 0.5

@@ -43,8 +43,8 @@ from .actions import (
 from .bidding import HandSetup
 from .deal import deal_hands, seeded_deck, shuffle_deck
 from .errors import IllegalAction, IllegalCard
-from .result import HandResult
 from .phase import TERMINAL, Phase
+from .result import HandResult
 from .state import HandState, TrickRecord
 from .view import SeatView, build_view
 

@@ -6,9 +6,10 @@ digital table and the slate's turn guide can never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Collection, Iterable
+from typing import Any
 
 from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.game.turns import Turn, turn_to_choose
@@ -48,15 +49,23 @@ class HandSetup:
 
     @classmethod
     def build(
-        cls, ruleset: RuleSet, dealer: int, open_rows: Iterable[Iterable[str]] | None = None, seich_used: Collection[int] = ()
-    ) -> "HandSetup":
-        return cls(ruleset, dealer, tuple(tuple(r) for r in open_rows) if open_rows is not None else (), frozenset(seich_used))
+        cls,
+        ruleset: RuleSet,
+        dealer: int,
+        open_rows: Iterable[Iterable[str]] | None = None,
+        seich_used: Collection[int] = (),
+    ) -> HandSetup:
+        return cls(
+            ruleset, dealer, tuple(tuple(r) for r in open_rows) if open_rows is not None else (), frozenset(seich_used)
+        )
 
     @classmethod
-    def from_slate(cls, slate: Any) -> "HandSetup":
+    def from_slate(cls, slate: Any) -> HandSetup:
         """From a ``scoring.slate.Slate`` (duck-typed: ruleset, dealer, open_rows(side), seich_used)."""
         rs = slate.ruleset
-        return cls(rs, slate.dealer, tuple(tuple(slate.open_rows(s)) for s in range(rs.n_sides)), frozenset(slate.seich_used))
+        return cls(
+            rs, slate.dealer, tuple(tuple(slate.open_rows(s)) for s in range(rs.n_sides)), frozenset(slate.seich_used)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,7 +76,7 @@ class HandSetup:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "HandSetup":
+    def from_dict(cls, d: dict[str, Any]) -> HandSetup:
         return cls.build(RuleSet.from_dict(d["ruleset"]), int(d["dealer"]), d["open_rows"], d.get("seich_used", ()))
 
     @property

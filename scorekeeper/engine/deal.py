@@ -8,7 +8,8 @@ the permutation is all a hand needs to be replayed.
 from __future__ import annotations
 
 import random
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from scorekeeper.game.cards import N_CARDS
 

@@ -12,7 +12,8 @@ and the views.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from scorekeeper.game.contracts import Contract, TrickMode
 
@@ -45,7 +46,7 @@ class Position(NamedTuple):
     trick: tuple[int, ...]
 
 
-def position(state: "HandState") -> Position:
+def position(state: HandState) -> Position:
     """Fast-path inputs of a state in play (a bot passes a state whose hidden hands
     it has sampled). Komisch blocks not yet chosen cannot be known: ValueError."""
     if state.phase.value != "playing":
@@ -68,7 +69,9 @@ def schedule_ids(contract: Contract, n_tricks: int, komisch: Sequence[TrickMode]
     return tuple(mode_id(tm) for tm in sched)
 
 
-def points_table(contract: Contract, undenufe_six11: bool = False, komisch: Sequence[TrickMode] = ()) -> tuple[int, ...]:
+def points_table(
+    contract: Contract, undenufe_six11: bool = False, komisch: Sequence[TrickMode] = ()
+) -> tuple[int, ...]:
     """Card points of the hand's valuation, indexed by card."""
     val = contract.valuation()
     if val is None:

@@ -14,8 +14,8 @@ from .tables import card_ints
 
 
 def _tm(tm: object) -> str:
-    mode = getattr(tm, "mode").value
-    suit = getattr(tm, "suit")
+    mode = tm.mode.value
+    suit = tm.suit
     return mode if suit is None else f"{mode}:{suit.letter}"
 
 

@@ -24,7 +24,7 @@ class HandResult:
     tricks: tuple[int, ...]  # tricks won, per seat
     komisch_blocks: tuple[TrickMode, ...] = ()  # Komisch: the blocks in the order played
 
-    def to_entry(self) -> "HandEntry":
+    def to_entry(self) -> HandEntry:
         """The ``scoring.entries.HandEntry`` the slate records as it is."""
         from scorekeeper.scoring.entries import HandEntry  # lazy: scoring may import us one day
 

@@ -6,7 +6,7 @@ explains a refusal, so its cost is paid on the error path alone.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from scorekeeper.game.cards import Suit
 from scorekeeper.game.errors import N_
@@ -49,7 +49,9 @@ def explain_illegal(hand: int, card: int, mid: int, led: int, under: int, high_t
         )
     if mid < 4:
         return IllegalCard(
-            N_("%(card)s does not follow: %(led)s was led and you hold %(led)s; follow suit or play a trump (%(trump)s)."),
+            N_(
+                "%(card)s does not follow: %(led)s was led and you hold %(led)s; follow suit or play a trump (%(trump)s)."  # noqa: E501
+            ),
             "must_follow_or_trump",
             card=c,
             led=led_suit,

@@ -14,15 +14,25 @@ action raises an ``IllegalAction`` (``IllegalCard`` for cards) and changes nothi
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
 from scorekeeper.game.errors import N_
 from scorekeeper.game.turns import Turn
 
-from .actions import KOMISCH_OBENABE, KOMISCH_TRUMP, KOMISCH_UNDENUFE, N_CARD_ACTIONS, PASS, SEICH, decode_announce, komisch_block
+from .actions import (
+    KOMISCH_OBENABE,
+    KOMISCH_TRUMP,
+    KOMISCH_UNDENUFE,
+    N_CARD_ACTIONS,
+    PASS,
+    SEICH,
+    decode_announce,
+    komisch_block,
+)
 from .bidding import HandSetup
 from .deal import RandomSource, deal_hands, shuffle_deck, validate_deck
 from .errors import IllegalAction
@@ -46,8 +56,8 @@ from .tables import (
     trick_mode,
     valuation_id,
 )
-
 from .view import SeatView, build_view
+
 
 @dataclass(frozen=True, slots=True)
 class TrickRecord:
@@ -97,12 +107,12 @@ class HandState:
 
     # --- construction -------------------------------------------------------
     @classmethod
-    def new(cls, setup: HandSetup, rng: RandomSource | None = None) -> "HandState":
+    def new(cls, setup: HandSetup, rng: RandomSource | None = None) -> HandState:
         """Shuffle with ``rng`` (default: the operating system's secure source) and deal."""
         return cls(setup, shuffle_deck(rng if rng is not None else secrets.SystemRandom()))
 
     @classmethod
-    def replay(cls, setup: HandSetup, deck: Sequence[int], actions: Iterable[int]) -> "HandState":
+    def replay(cls, setup: HandSetup, deck: Sequence[int], actions: Iterable[int]) -> HandState:
         state = cls(setup, deck)
         for a in actions:
             state.apply(a)
@@ -113,10 +123,10 @@ class HandState:
         return {"setup": self.setup.to_dict(), "deck": list(self.deck), "history": list(self.history)}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "HandState":
+    def from_dict(cls, d: dict[str, Any]) -> HandState:
         return cls.replay(HandSetup.from_dict(d["setup"]), d["deck"], d["history"])
 
-    def clone(self) -> "HandState":
+    def clone(self) -> HandState:
         return HandState.replay(self.setup, self.deck, self.history)
 
     # --- queries --------------------------------------------------------------

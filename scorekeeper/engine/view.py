@@ -12,8 +12,8 @@ from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, TrickMode
 
 from .actions import format_action
-from .result import HandResult
 from .phase import Phase
+from .result import HandResult
 from .tables import CARD, TRICK_MODES, card_tuple
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,7 +41,7 @@ class SeatView(NamedTuple):
     trick_mode: TrickMode | None  # mode of the current trick
     leader: int  # leader of the current trick
     trick: tuple[Card, ...]  # current trick so far, leader first
-    tricks: tuple["TrickRecord", ...]  # completed tricks
+    tricks: tuple[TrickRecord, ...]  # completed tricks
     points: tuple[int, ...]  # card points won so far, per seat
     tricks_won: tuple[int, ...]
     open_rows: tuple[tuple[str, ...], ...]  # per side, before this hand
@@ -90,7 +90,7 @@ def _tm(tm: TrickMode) -> str:
     return tm.mode.value if tm.suit is None else f"{tm.mode.value}:{tm.suit.letter}"
 
 
-def build_view(state: "HandState", seat: int) -> SeatView:
+def build_view(state: HandState, seat: int) -> SeatView:
     n = state.n_players
     if not 0 <= seat < n:
         raise ValueError("no such seat")

@@ -10,8 +10,8 @@ character (6 7 8 9 T J Q K A); ``"10"`` is accepted for the ten when parsing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum, IntEnum
-from typing import Iterable
 
 
 class Suit(IntEnum):
@@ -29,7 +29,7 @@ class Suit(IntEnum):
         return self.name.lower()
 
     @classmethod
-    def parse(cls, text: str) -> "Suit":
+    def parse(cls, text: str) -> Suit:
         try:
             return cls("CDSH".index(text.strip().upper()[:1]))
         except ValueError:
@@ -82,11 +82,11 @@ class Card(IntEnum):
         return self.name
 
     @classmethod
-    def of(cls, suit: Suit, rank: Rank) -> "Card":
+    def of(cls, suit: Suit, rank: Rank) -> Card:
         return cls(int(suit) * 9 + int(rank))
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         t = text.strip().upper().replace("10", "T")
         try:
             return cls[t]

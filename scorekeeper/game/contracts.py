@@ -108,7 +108,7 @@ class Contract:
         return self.code
 
     @classmethod
-    def parse(cls, code: str) -> "Contract":
+    def parse(cls, code: str) -> Contract:
         parts = code.strip().lower().split(":")
         try:
             kind = Kind(parts[0])

@@ -12,9 +12,10 @@ dealer. In the team variants seats 0+2 and 1+3 are partners (the slate's seats
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, Iterable
+from typing import Any
 
 from .cards import DeckStyle, Suit
 from .contracts import Contract, Kind
@@ -82,7 +83,7 @@ class Row:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Row":
+    def from_dict(cls, d: dict[str, Any]) -> Row:
         return cls(
             key=d["key"],
             kinds=tuple(Kind(k) for k in d["kinds"]),
@@ -172,12 +173,16 @@ class RuleSet:
             "barrel": self.barrel.value,
             "undenufe_six11": self.undenufe_six11,
             "seich": self.seich,
-            "stake": {"rappen": self.stake.rappen, "per_points": self.stake.per_points, "round_to": self.stake.round_to},
+            "stake": {
+                "rappen": self.stake.rappen,
+                "per_points": self.stake.per_points,
+                "round_to": self.stake.round_to,
+            },
             "deck": self.deck.value,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "RuleSet":
+    def from_dict(cls, d: dict[str, Any]) -> RuleSet:
         return cls(
             variant=Variant(d["variant"]),
             rows=tuple(Row.from_dict(r) for r in d["rows"]),
@@ -188,7 +193,7 @@ class RuleSet:
             deck=DeckStyle(d.get("deck", DeckStyle.SWISS.value)),
         )
 
-    def with_factors(self, factors: dict[str, int]) -> "RuleSet":
+    def with_factors(self, factors: dict[str, int]) -> RuleSet:
         """The same rule set with some row factors changed (per-evening edit)."""
         unknown = set(factors) - {r.key for r in self.rows}
         if unknown:
@@ -200,7 +205,7 @@ class RuleSet:
 
 
 def _suit_rows(order: Iterable[Suit], factors: Iterable[int]) -> list[Row]:
-    return [Row(f"suit_{s.letter}", (Kind.SUIT,), f, s) for s, f in zip(order, factors)]
+    return [Row(f"suit_{s.letter}", (Kind.SUIT,), f, s) for s, f in zip(order, factors, strict=False)]
 
 
 def _jokers(rows: list[Row], keys: tuple[str, ...], factors: Iterable[int]) -> list[Row]:
@@ -210,7 +215,7 @@ def _jokers(rows: list[Row], keys: tuple[str, ...], factors: Iterable[int]) -> l
         for k in r.kinds:
             if k not in kinds:
                 kinds.append(k)
-    return [Row(key, tuple(kinds), f) for key, f in zip(keys, factors)]
+    return [Row(key, tuple(kinds), f) for key, f in zip(keys, factors, strict=False)]
 
 
 def default_ruleset(

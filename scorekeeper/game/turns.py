@@ -17,8 +17,8 @@ A single eligible seat must choose at once.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Collection
 
 from .errors import N_, RuleError
 from .rulesets import BarrelRule, RuleSet

@@ -28,7 +28,11 @@ WHITE: Final[RGB] = (238, 236, 226)  # chalk
 YELLOW: Final[RGB] = (242, 222, 140)  # yellow chalk for what decides the evening
 
 FONT_DIR: Final = Path("/usr/share/fonts/truetype/dejavu")
-FONT_FILES: Final = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf", "condensed": "DejaVuSansCondensed-Bold.ttf"}
+FONT_FILES: Final = {
+    "regular": "DejaVuSans.ttf",
+    "bold": "DejaVuSans-Bold.ttf",
+    "condensed": "DejaVuSansCondensed-Bold.ttf",
+}
 
 
 @lru_cache(maxsize=64)
@@ -45,7 +49,9 @@ def text_width(f: Font, text: str) -> float:
     return float(f.getlength(text))
 
 
-def fit_font(style: str, text: str, max_width: float, size: int, min_size: int, font_dir: Path = FONT_DIR) -> tuple[Font, str]:
+def fit_font(
+    style: str, text: str, max_width: float, size: int, min_size: int, font_dir: Path = FONT_DIR
+) -> tuple[Font, str]:
     """The largest font from ``size`` down to ``min_size`` in which ``text`` fits ``max_width``;
     at ``min_size`` the text is shortened with an ellipsis."""
     for s in range(size, min_size - 1, -2):
@@ -101,7 +107,7 @@ class Chalkboard:
         rng = self.rng
         pts = self._wobbly(p0, p1, wobble)
         draw.line(pts, fill=rng.randint(60, 90), width=width + 3, joint="curve")  # dust along the stroke
-        for a, b in zip(pts, pts[1:]):
+        for a, b in zip(pts, pts[1:], strict=False):
             draw.line([a, b], fill=rng.randint(200, 255), width=width)
         for p in pts[1:-1]:  # round the joints so the stroke does not break
             r = width / 2
@@ -109,19 +115,32 @@ class Chalkboard:
 
     def hline(self, x0: float, x1: float, y: float, width: int = 3, colour: RGB = WHITE) -> None:
         o = self.rng.uniform(-4, 4)
-        self.line((x0 + o, y + self.rng.uniform(-1, 1)), (x1 + self.rng.uniform(-4, 4), y + self.rng.uniform(-1, 1)),
-                  width, colour)
+        self.line(
+            (x0 + o, y + self.rng.uniform(-1, 1)),
+            (x1 + self.rng.uniform(-4, 4), y + self.rng.uniform(-1, 1)),
+            width,
+            colour,
+        )
 
     def vline(self, x: float, y0: float, y1: float, width: int = 3, colour: RGB = WHITE) -> None:
-        self.line((x + self.rng.uniform(-1, 1), y0 + self.rng.uniform(-3, 3)),
-                  (x + self.rng.uniform(-1, 1), y1 + self.rng.uniform(-3, 3)), width, colour)
+        self.line(
+            (x + self.rng.uniform(-1, 1), y0 + self.rng.uniform(-3, 3)),
+            (x + self.rng.uniform(-1, 1), y1 + self.rng.uniform(-3, 3)),
+            width,
+            colour,
+        )
 
     def stick(self, x: float, y: float, h: float, colour: RGB = WHITE) -> None:
         """A stick: one short, slightly slanted stroke, its foot at (x, y + h)."""
         rng = self.rng
         lean = h * rng.uniform(0.08, 0.2)
-        self.line((x - lean / 2, y + h + rng.uniform(-2, 1)), (x + lean / 2, y + rng.uniform(-1, 2)),
-                  width=max(3, round(h / 9)), colour=colour, wobble=0.5)
+        self.line(
+            (x - lean / 2, y + h + rng.uniform(-2, 1)),
+            (x + lean / 2, y + rng.uniform(-1, 2)),
+            width=max(3, round(h / 9)),
+            colour=colour,
+            wobble=0.5,
+        )
 
     def potato(self, cx: float, cy: float, r: float, colour: RGB = WHITE) -> None:
         """A potato: a small lumpy circle whose end runs a little past its start."""
@@ -208,10 +227,14 @@ class Chalkboard:
             o = rng.uniform(2, f - 3)
             if rng.random() < 0.5:
                 y = o if rng.random() < 0.5 else h - o
-                d.line([(rng.uniform(0, w / 2), y), (rng.uniform(w / 2, w), y + rng.uniform(-1, 1))], fill=shade, width=1)
+                d.line(
+                    [(rng.uniform(0, w / 2), y), (rng.uniform(w / 2, w), y + rng.uniform(-1, 1))], fill=shade, width=1
+                )
             else:
                 x = o if rng.random() < 0.5 else w - o
-                d.line([(x, rng.uniform(0, h / 2)), (x + rng.uniform(-1, 1), rng.uniform(h / 2, h))], fill=shade, width=1)
+                d.line(
+                    [(x, rng.uniform(0, h / 2)), (x + rng.uniform(-1, 1), rng.uniform(h / 2, h))], fill=shade, width=1
+                )
         d.rectangle([0, 0, w - 1, h - 1], outline=WOOD_DARK, width=2)
         d.rectangle([f - 3, f - 3, w - f + 2, h - f + 2], outline=WOOD_DARK, width=3)
 
@@ -228,8 +251,14 @@ class Chalkboard:
 
 
 def _ramp(a: RGB, b: RGB, n: int) -> list[RGB]:
-    return [(round(a[0] + (b[0] - a[0]) * k / (n - 1)), round(a[1] + (b[1] - a[1]) * k / (n - 1)),
-             round(a[2] + (b[2] - a[2]) * k / (n - 1))) for k in range(n)]
+    return [
+        (
+            round(a[0] + (b[0] - a[0]) * k / (n - 1)),
+            round(a[1] + (b[1] - a[1]) * k / (n - 1)),
+            round(a[2] + (b[2] - a[2]) * k / (n - 1)),
+        )
+        for k in range(n)
+    ]
 
 
 @lru_cache(maxsize=1)
@@ -237,8 +266,13 @@ def palette() -> Image.Image:
     """128 colours for a slate: board shades, chalk and yellow chalk on the board, wood."""
     dark: RGB = (round(BOARD[0] * 0.9), round(BOARD[1] * 0.9), round(BOARD[2] * 0.9))
     light_wood: RGB = (min(255, WOOD[0] + 14), min(255, WOOD[1] + 14), min(255, WOOD[2] + 14))
-    colours = (_ramp(dark, SMUDGE, 16) + _ramp(BOARD, WHITE, 48) + _ramp(BOARD, YELLOW, 32)
-               + _ramp(WOOD_DARK, light_wood, 24) + _ramp(SMUDGE, WHITE, 8))
+    colours = (
+        _ramp(dark, SMUDGE, 16)
+        + _ramp(BOARD, WHITE, 48)
+        + _ramp(BOARD, YELLOW, 32)
+        + _ramp(WOOD_DARK, light_wood, 24)
+        + _ramp(SMUDGE, WHITE, 8)
+    )
     flat = [v for c in colours for v in c]
     img = Image.new("P", (1, 1))
     img.putpalette(flat + [0] * (768 - len(flat)))

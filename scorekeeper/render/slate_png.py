@@ -158,8 +158,17 @@ def _names(board: Chalkboard, picture: SlatePicture, g: _Grid, y: float, font_di
             board.squiggle(cx - half, cx + half, under)
 
 
-def _label(board: Chalkboard, row_label: str, factor: str, g: _Grid, y: float, h: float, font_dir: Path,
-           cut: bool = False, colour: tuple[int, int, int] = WHITE) -> None:
+def _label(
+    board: Chalkboard,
+    row_label: str,
+    factor: str,
+    g: _Grid,
+    y: float,
+    h: float,
+    font_dir: Path,
+    cut: bool = False,
+    colour: tuple[int, int, int] = WHITE,
+) -> None:
     """A row name in the margin, its factor at the right; a ✂ where a tie was cut."""
     right_w = (56 if factor else 0) + (34 if cut else 0)
     f, shown = fit_font("condensed", row_label, g.label_w - right_w - 20, 36, 20, font_dir)
@@ -168,8 +177,13 @@ def _label(board: Chalkboard, row_label: str, factor: str, g: _Grid, y: float, h
     if factor:
         board.text((g.left + g.label_w - 12, mid), factor, font("regular", 28, font_dir), anchor="rm")
     if cut:
-        board.text((g.left + g.label_w - 14 - (56 if factor else 0), mid), CUT, font("regular", 30, font_dir),
-                   anchor="rm", colour=YELLOW)
+        board.text(
+            (g.left + g.label_w - 14 - (56 if factor else 0), mid),
+            CUT,
+            font("regular", 30, font_dir),
+            anchor="rm",
+            colour=YELLOW,
+        )
 
 
 def _marks(board: Chalkboard, marks: Marks, x0: float, x1: float, cy: float, scale: float = 1.0) -> None:
@@ -190,8 +204,9 @@ def _marks(board: Chalkboard, marks: Marks, x0: float, x1: float, cy: float, sca
         x += step
 
 
-def _cell(board: Chalkboard, row: PictureRow, c: int, g: _Grid, y: float, h: float, with_marks: bool,
-          font_dir: Path) -> None:
+def _cell(
+    board: Chalkboard, row: PictureRow, c: int, g: _Grid, y: float, h: float, with_marks: bool, font_dir: Path
+) -> None:
     x = g.col_x(c)
     text = row.cells[c]
     note = row.notes[c] if row.notes else ""
@@ -211,8 +226,9 @@ def _cell(board: Chalkboard, row: PictureRow, c: int, g: _Grid, y: float, h: flo
         board.text((x + g.col_w / 2, y + h - 14), note_shown, nf, anchor="ms")
 
 
-def _grid_lines(board: Chalkboard, picture: SlatePicture, g: _Grid, top: float,
-                breaks: list[tuple[float, int]], bottom: float) -> None:
+def _grid_lines(
+    board: Chalkboard, picture: SlatePicture, g: _Grid, top: float, breaks: list[tuple[float, int]], bottom: float
+) -> None:
     """Horizontal lines under the rows (``breaks``: y and width), verticals between columns."""
     for y, width in breaks:
         board.hline(g.left, g.right, y, width)
@@ -251,8 +267,9 @@ def render_image(picture: SlatePicture, *, font_dir: Path = FONT_DIR) -> Image.I
     _label(board, picture.totals_label, "", g, y, ROW_H, font_dir)
     for c, total in enumerate(picture.totals):
         f, shown = fit_font("bold", total, g.col_w - 16, 46, 22, font_dir)
-        board.text((g.col_x(c) + g.col_w / 2, y + ROW_H / 2), shown, f, anchor="mm",
-                   colour=WHITE if picture.net else YELLOW)
+        board.text(
+            (g.col_x(c) + g.col_w / 2, y + ROW_H / 2), shown, f, anchor="mm", colour=WHITE if picture.net else YELLOW
+        )
     y += ROW_H
     if picture.net:
         breaks.append((y, 2))

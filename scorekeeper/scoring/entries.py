@@ -49,7 +49,7 @@ class HandEntry:
     seich: bool = False  # club variant: thrown in, no row, no points
 
     @classmethod
-    def seich_hand(cls, declarer_seat: int) -> "HandEntry":
+    def seich_hand(cls, declarer_seat: int) -> HandEntry:
         """A thrown-in hand called by ``declarer_seat`` from the barrel."""
         return cls(None, declarer_seat, None, 0, 0, seich=True)
 
@@ -66,9 +66,7 @@ ERROR_CODES: Final[dict[str, str]] = {
     "contract_not_allowed": N_("The row “%(row)s” cannot be played as %(contract)s."),
     "points_not_whole": N_("Points are whole numbers."),
     "points_range": N_("Points are whole numbers from 0 to 157 (got %(points)s)."),
-    "points_sum": N_(
-        "Declarer's and defenders' points must add up to 157 (%(declarer)s + %(defenders)s = %(sum)s)."
-    ),
+    "points_sum": N_("Declarer's and defenders' points must add up to 157 (%(declarer)s + %(defenders)s = %(sum)s)."),
     "match_and_countermatch": N_("A hand cannot be both a match and a countermatch."),
     "match_needs_all": N_("A match needs all 157 points to the declarer and 0 to the defenders."),
     "countermatch_needs_none": N_("A countermatch needs 0 points to the declarer and all 157 to the defenders."),
@@ -112,7 +110,7 @@ def cell_value(ruleset: RuleSet, entry: HandEntry) -> int:
     return points * factor + (MATCH_BONUS if match else 0)
 
 
-def _check_seich(ruleset: RuleSet, slate: "Slate", entry: HandEntry) -> None:
+def _check_seich(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
     if not ruleset.seich:
         raise _fail("seich_not_allowed")
     if (
@@ -131,7 +129,7 @@ def _check_seich(ruleset: RuleSet, slate: "Slate", entry: HandEntry) -> None:
         raise _fail("not_in_barrel", seat=barrel)
 
 
-def _check_row(ruleset: RuleSet, slate: "Slate", entry: HandEntry) -> Row:
+def _check_row(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> Row:
     if not isinstance(entry.row_key, str) or not entry.row_key:
         raise _fail("row_required")
     try:
@@ -171,7 +169,7 @@ def check_points(entry: HandEntry) -> None:
         raise _fail("countermatch_needs_none")
 
 
-def check_entry(ruleset: RuleSet, slate: "Slate", entry: HandEntry) -> None:
+def check_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
     """Check ``entry`` as the next hand on ``slate``. Raises RuleError; returns None when fine."""
     if slate.complete:
         raise _fail("evening_complete")
@@ -185,7 +183,7 @@ def check_entry(ruleset: RuleSet, slate: "Slate", entry: HandEntry) -> None:
     check_points(entry)
 
 
-def verify_entry(ruleset: RuleSet, slate: "Slate", entry: HandEntry, *, replacing: int | None = None) -> None:
+def verify_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry, *, replacing: int | None = None) -> None:
     """Check a new hand (appended to ``slate``) or a correction of hand ``replacing``.
 
     ``replacing`` is the index in ``slate.entries`` of the entry being corrected: the

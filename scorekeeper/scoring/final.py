@@ -32,8 +32,9 @@ the win. The early end uses the standing at that point.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from ..game.errors import N_, RuleError
 from ..game.rulesets import Variant
@@ -78,12 +79,19 @@ class Cut:
         return order
 
     def to_dict(self) -> dict[str, Any]:
-        return {"row_key": self.row_key, "end": self.end, "winner": self.winner, "drawn": self.drawn,
-                "order": list(self.order)}
+        return {
+            "row_key": self.row_key,
+            "end": self.end,
+            "winner": self.winner,
+            "drawn": self.drawn,
+            "order": list(self.order),
+        }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Cut":
-        return cls(d["row_key"], d["end"], int(d["winner"]), bool(d["drawn"]), tuple(int(s) for s in d.get("order", ())))
+    def from_dict(cls, d: dict[str, Any]) -> Cut:
+        return cls(
+            d["row_key"], d["end"], int(d["winner"]), bool(d["drawn"]), tuple(int(s) for s in d.get("order", ()))
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,8 +132,13 @@ class Result:
             "complete": self.complete,
             "totals": list(self.totals),
             "rows": [
-                {"row_key": r.row_key, "factor": r.factor, "values": list(r.values),
-                 "marks": [list(m) for m in r.marks], "cut": None if r.cut is None else r.cut.to_dict()}
+                {
+                    "row_key": r.row_key,
+                    "factor": r.factor,
+                    "values": list(r.values),
+                    "marks": [list(m) for m in r.marks],
+                    "cut": None if r.cut is None else r.cut.to_dict(),
+                }
                 for r in self.rows
             ],
             "match_row": [list(m) for m in self.match_row],
@@ -225,8 +238,9 @@ def final_result(slate: Slate, cuts: Sequence[Cut] = ()) -> Result:
         rows.append(RowResult(row.key, row.factor, vals_or_none, tuple((a, b) for a, b in marks), row_cut))
     totals = tuple(slate.totals)
     if not three:
-        return Result(rs.variant, slate.complete, totals, tuple(rows), tuple((0, 0) for _ in range(n)), None,
-                      _winners(totals), ())
+        return Result(
+            rs.variant, slate.complete, totals, tuple(rows), tuple((0, 0) for _ in range(n)), None, _winners(totals), ()
+        )
     match_row = []
     for s, p in slate.match_marks:
         k = min(s, p)
@@ -238,5 +252,6 @@ def final_result(slate: Slate, cuts: Sequence[Cut] = ()) -> Result:
         net.append(sticks - potatoes)
     if sum(net) != 0:  # pragma: no cover - guarded by construction and property tests
         raise AssertionError(f"sticks and potatoes not zero-sum: {net}")
-    return Result(rs.variant, slate.complete, totals, tuple(rows), tuple(match_row), tuple(net), _winners(net),
-                  tuple(used))
+    return Result(
+        rs.variant, slate.complete, totals, tuple(rows), tuple(match_row), tuple(net), _winners(net), tuple(used)
+    )

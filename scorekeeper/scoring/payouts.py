@@ -27,11 +27,12 @@ payer, then payee.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import floor
-from typing import Any, Sequence
+from typing import Any
 
 from ..game.rulesets import RuleSet, Variant
 from .final import Result
@@ -50,8 +51,10 @@ class Payout:
     transfers: list[Transfer]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"net": list(self.net),
-                "transfers": [{"payer": t.payer, "payee": t.payee, "rappen": t.rappen} for t in self.transfers]}
+        return {
+            "net": list(self.net),
+            "transfers": [{"payer": t.payer, "payee": t.payee, "rappen": t.rappen} for t in self.transfers],
+        }
 
 
 def round_half_up(amount: Fraction, step: int) -> int:

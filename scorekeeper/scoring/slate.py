@@ -16,8 +16,8 @@ and a potato in the same cell cancel (``final.py`` does that).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..game import turns
 from ..game.contracts import Contract
@@ -56,7 +56,7 @@ class Slate:
         self._marks: list[list[int]] = [[0, 0] for _ in range(ruleset.n_sides)]
 
     @classmethod
-    def build(cls, ruleset: RuleSet, first_dealer: int, entries: Sequence[HandEntry]) -> "Slate":
+    def build(cls, ruleset: RuleSet, first_dealer: int, entries: Sequence[HandEntry]) -> Slate:
         slate = cls(ruleset, first_dealer)
         for i, entry in enumerate(entries):
             try:

@@ -7,9 +7,9 @@ entry (seq ``supersedes``). Cuts count only while their tie still exists.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Sequence
 
 from ..game.contracts import Contract
 from ..game.rulesets import RuleSet
@@ -99,17 +99,18 @@ def audit_trail(rows: Sequence[EntryRow]) -> list[LogItem]:
         author = row.author
         if row.kind == "hand":
             effective.append(row)
-            out.append(LogItem(row.seq, row.kind, row.created_at, len(effective) - 1, to_hand(row), None,
-                               row.digital, author))
+            out.append(
+                LogItem(row.seq, row.kind, row.created_at, len(effective) - 1, to_hand(row), None, row.digital, author)
+            )
         elif row.kind == "correction":
             i = _position(effective, row.supersedes, row)
-            out.append(LogItem(row.seq, row.kind, row.created_at, i, to_hand(row), to_hand(effective[i]),
-                               row.digital, author))
+            out.append(
+                LogItem(row.seq, row.kind, row.created_at, i, to_hand(row), to_hand(effective[i]), row.digital, author)
+            )
             effective[i] = row
         else:
             i = _position(effective, row.supersedes, row)
-            out.append(LogItem(row.seq, row.kind, row.created_at, i, None, to_hand(effective[i]), row.digital,
-                               author))
+            out.append(LogItem(row.seq, row.kind, row.created_at, i, None, to_hand(effective[i]), row.digital, author))
             effective.pop(i)
     return out
 

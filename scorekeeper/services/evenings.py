@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 import secrets
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -25,7 +25,7 @@ from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
 from ..scoring.payouts import Payout, payout
 from ..scoring.slate import Slate
 from . import tx
-from .circles import clean_name, get_or_create_player, PLAYER_NAME_MAX
+from .circles import PLAYER_NAME_MAX, clean_name, get_or_create_player
 from .entries import LogItem, audit_trail, build_slate, effective_cuts, hand_fields, ranking_text, replay
 from .errors import NotFound, StaleVersion
 
@@ -67,9 +67,11 @@ def _public_id(public_id: str) -> str:
 
 def get_evening(circle: Circle, public_id: str) -> Evening:
     """The circle's evening with that public id; raises NotFound."""
-    ev = tx.session().execute(
-        select(Evening).where(Evening.public_id == _public_id(public_id), Evening.circle_id == circle.id)
-    ).scalar_one_or_none()
+    ev = (
+        tx.session()
+        .execute(select(Evening).where(Evening.public_id == _public_id(public_id), Evening.circle_id == circle.id))
+        .scalar_one_or_none()
+    )
     if ev is None:
         raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
     return ev
@@ -94,9 +96,13 @@ def load_slate(evening: Evening) -> Slate:
 
 def version_of(circle: Circle, public_id: str) -> int:
     """The evening's current version, by one small query (what phones poll); raises NotFound."""
-    version = tx.session().execute(
-        select(Evening.version).where(Evening.public_id == _public_id(public_id), Evening.circle_id == circle.id)
-    ).scalar_one_or_none()
+    version = (
+        tx.session()
+        .execute(
+            select(Evening.version).where(Evening.public_id == _public_id(public_id), Evening.circle_id == circle.id)
+        )
+        .scalar_one_or_none()
+    )
     if version is None:
         raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
     return version
@@ -196,10 +202,7 @@ Change = Callable[[Session, Evening], bool]  # appends rows; returns whether any
 
 def _lock(s: Session, evening_id: int) -> Evening:
     ev = s.execute(
-        select(Evening)
-        .where(Evening.id == evening_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
+        select(Evening).where(Evening.id == evening_id).with_for_update().execution_options(populate_existing=True)
     ).scalar_one_or_none()
     if ev is None:
         raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
@@ -262,20 +265,40 @@ def record_hand(
             from .table import hand_in_play  # the table imports this module
 
             if hand_in_play(ev):  # the table writes that hand; a manual one would take its cell
-                raise RuleError(N_("A hand is being dealt digitally; it is written on the slate when it ends. "
-                                   "To record by hand, close the table first."), "digital_hand_in_play")
+                raise RuleError(
+                    N_(
+                        "A hand is being dealt digitally; it is written on the slate when it ends. "
+                        "To record by hand, close the table first."
+                    ),
+                    "digital_hand_in_play",
+                )
         rows = _entry_rows(s, ev.id)
         rs = ruleset_of(ev)
         verify_entry(rs, build_slate(rs, ev.first_dealer, rows), entry)
-        s.add(EntryRow(evening_id=ev.id, seq=_next_seq(rows), kind="hand", supersedes=None, digital=digital,
-                       request_id=request_id, author=who, **hand_fields(entry)))
+        s.add(
+            EntryRow(
+                evening_id=ev.id,
+                seq=_next_seq(rows),
+                kind="hand",
+                supersedes=None,
+                digital=digital,
+                request_id=request_id,
+                author=who,
+                **hand_fields(entry),
+            )
+        )
         return True
 
     return _apply(evening, expected_version=expected_version, request_id=request_id, action="hand", change=change)
 
 
 def correct_entry(
-    evening: Evening, index: int, entry: HandEntry, *, expected_version: int, request_id: str,
+    evening: Evening,
+    index: int,
+    entry: HandEntry,
+    *,
+    expected_version: int,
+    request_id: str,
     author: str | None = None,
 ) -> Evening:
     """Replace the entry at ``index`` (0-based position on the slate) by ``entry``.
@@ -292,12 +315,21 @@ def correct_entry(
         old = replay(rows)[index]
         if slate.entries[index] == entry:
             return False  # nothing to correct
-        s.add(EntryRow(evening_id=ev.id, seq=_next_seq(rows), kind="correction", supersedes=old.seq,
-                       digital=old.digital, request_id=request_id, author=who, **hand_fields(entry)))
+        s.add(
+            EntryRow(
+                evening_id=ev.id,
+                seq=_next_seq(rows),
+                kind="correction",
+                supersedes=old.seq,
+                digital=old.digital,
+                request_id=request_id,
+                author=who,
+                **hand_fields(entry),
+            )
+        )
         return True
 
-    return _apply(evening, expected_version=expected_version, request_id=request_id, action="correction",
-                  change=change)
+    return _apply(evening, expected_version=expected_version, request_id=request_id, action="correction", change=change)
 
 
 def undo_last(evening: Evening, *, expected_version: int, request_id: str, author: str | None = None) -> Evening:
@@ -309,8 +341,17 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
         effective = replay(rows)
         if not effective:
             raise RuleError(N_("There is no hand to undo."), "nothing_to_undo")
-        s.add(EntryRow(evening_id=ev.id, seq=_next_seq(rows), kind="undo", supersedes=effective[-1].seq,
-                       digital=False, request_id=request_id, author=who))
+        s.add(
+            EntryRow(
+                evening_id=ev.id,
+                seq=_next_seq(rows),
+                kind="undo",
+                supersedes=effective[-1].seq,
+                digital=False,
+                request_id=request_id,
+                author=who,
+            )
+        )
         return True
 
     return _apply(evening, expected_version=expected_version, request_id=request_id, action="undo", change=change)
@@ -318,8 +359,17 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
 
 def _add_cut(s: Session, evening_id: int, cut: Cut, tie: Tie, request_id: str) -> None:
     order = cut.ranking(tie)  # RuleError when the cut does not fit the tie
-    s.add(CutRow(evening_id=evening_id, row_key=tie.row_key, end=tie.end, ranking=ranking_text(order),
-                 winner=order[0], drawn=cut.drawn, request_id=request_id))
+    s.add(
+        CutRow(
+            evening_id=evening_id,
+            row_key=tie.row_key,
+            end=tie.end,
+            ranking=ranking_text(order),
+            winner=order[0],
+            drawn=cut.drawn,
+            request_id=request_id,
+        )
+    )
 
 
 def set_cut(evening: Evening, cut: Cut, *, expected_version: int, request_id: str) -> Evening:
@@ -343,17 +393,14 @@ def _draw_missing(s: Session, ev: Evening, slate: Slate, rng: random.Random, req
     return bool(pending)
 
 
-def draw_cuts(
-    evening: Evening, *, expected_version: int, request_id: str, rng: random.Random | None = None
-) -> Evening:
+def draw_cuts(evening: Evening, *, expected_version: int, request_id: str, rng: random.Random | None = None) -> Evening:
     """Cut the cards for every tie still undecided (secure random draw, recorded)."""
     generator = rng or secrets.SystemRandom()
 
     def change(s: Session, ev: Evening) -> bool:
         return _draw_missing(s, ev, _slate(s, ev), generator, request_id)
 
-    return _apply(evening, expected_version=expected_version, request_id=request_id, action="draw_cuts",
-                  change=change)
+    return _apply(evening, expected_version=expected_version, request_id=request_id, action="draw_cuts", change=change)
 
 
 def end_evening(
@@ -368,9 +415,7 @@ def end_evening(
     def change(s: Session, ev: Evening) -> bool:
         slate = _slate(s, ev)
         if not slate.complete and not early:
-            raise RuleError(
-                N_("Some cells are still open: fill them, or end the evening early."), "evening_incomplete"
-            )
+            raise RuleError(N_("Some cells are still open: fill them, or end the evening early."), "evening_incomplete")
         _draw_missing(s, ev, slate, generator, request_id)
         s.flush()
         cuts, _pending = effective_cuts(slate, _cut_rows(s, ev.id))
@@ -399,5 +444,6 @@ def reopen_evening(evening: Evening, *, expected_version: int, request_id: str) 
         ev.ended_at = None
         return True
 
-    return _apply(evening, expected_version=expected_version, request_id=request_id, action="reopen",
-                  change=change, ended_ok=True)
+    return _apply(
+        evening, expected_version=expected_version, request_id=request_id, action="reopen", change=change, ended_ok=True
+    )

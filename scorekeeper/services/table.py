@@ -18,8 +18,8 @@ made it their turn, and on every poll (``run_computers``), whatever worker answe
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from typing import Collection, Mapping
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -43,8 +43,9 @@ class StaleTable(RuleError):
     code = "stale"
 
     def __init__(self, current_seq: int) -> None:
-        super().__init__(N_("The table moved on in the meantime; nothing was changed. Look again."), "stale",
-                         current_seq=current_seq)
+        super().__init__(
+            N_("The table moved on in the meantime; nothing was changed. Look again."), "stale", current_seq=current_seq
+        )
         self.current_seq = current_seq
 
 
@@ -79,9 +80,11 @@ class TableState:
 
 # --- reading -------------------------------------------------------------------------
 def get_table(public_id: str) -> DigitalTable:
-    t = tx.session().execute(
-        select(DigitalTable).where(DigitalTable.public_id == str(public_id)[:64])
-    ).scalar_one_or_none()
+    t = (
+        tx.session()
+        .execute(select(DigitalTable).where(DigitalTable.public_id == str(public_id)[:64]))
+        .scalar_one_or_none()
+    )
     if t is None:
         raise NotFound(N_("There is no such table."), "table_not_found")
     return t
@@ -89,9 +92,12 @@ def get_table(public_id: str) -> DigitalTable:
 
 def open_table_of(evening: Evening) -> DigitalTable | None:
     """The evening's open digital table, if any."""
-    return tx.session().execute(
-        select(DigitalTable).where(DigitalTable.evening_id == evening.id, DigitalTable.status == "open")
-    ).scalars().first()
+    return (
+        tx.session()
+        .execute(select(DigitalTable).where(DigitalTable.evening_id == evening.id, DigitalTable.status == "open"))
+        .scalars()
+        .first()
+    )
 
 
 def hand_in_play(evening: Evening) -> bool:
@@ -107,7 +113,9 @@ def _current_hand(s: Session, table_id: int) -> TableHand | None:
 
 
 def _actions(s: Session, hand_id: int) -> list[int]:
-    return list(s.execute(select(TableAction.action).where(TableAction.hand_id == hand_id).order_by(TableAction.seq)).scalars())
+    return list(
+        s.execute(select(TableAction.action).where(TableAction.hand_id == hand_id).order_by(TableAction.seq)).scalars()
+    )
 
 
 def _setup(ruleset: RuleSet, hand: TableHand) -> HandSetup:
@@ -130,9 +138,15 @@ def _state(s: Session, table: DigitalTable) -> TableState:
     rs = _ruleset(s, table)
     hand = _current_hand(s, table.id)
     rows = seat_rows(s, table.id)
-    return TableState(table, rs, hand, _replay(s, rs, hand), frozenset(r.seat for r in rows if r.computer),
-                      frozenset(r.seat for r in rows if r.joined_at is not None),
-                      {r.seat: r.level for r in rows if r.computer})
+    return TableState(
+        table,
+        rs,
+        hand,
+        _replay(s, rs, hand),
+        frozenset(r.seat for r in rows if r.computer),
+        frozenset(r.seat for r in rows if r.joined_at is not None),
+        {r.seat: r.level for r in rows if r.computer},
+    )
 
 
 def load(table: DigitalTable) -> TableState:
@@ -148,9 +162,15 @@ def _deal(s: Session, table: DigitalTable, evening: Evening, number: int, rng: R
     if slate.complete:
         raise RuleError(N_("Every row is filled: the evening is complete."), "evening_complete")
     setup = HandSetup.from_slate(slate)
-    hand = TableHand(table_id=table.id, number=number, dealer=setup.dealer, deck=list(shuffle_deck(rng)),
-                     open_rows=[list(r) for r in setup.open_rows], seich_used=sorted(setup.seich_used),
-                     slate_version=evening.version)
+    hand = TableHand(
+        table_id=table.id,
+        number=number,
+        dealer=setup.dealer,
+        deck=list(shuffle_deck(rng)),
+        open_rows=[list(r) for r in setup.open_rows],
+        seich_used=sorted(setup.seich_used),
+        slate_version=evening.version,
+    )
     s.add(hand)
     return hand
 
@@ -160,8 +180,9 @@ def _check_evening_open(evening: Evening) -> None:
         raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
 
 
-def open_table(evening: Evening, *, computers: Collection[int] = (), level: str | None = None,
-               rng: RandomSource | None = None) -> DigitalTable:
+def open_table(
+    evening: Evening, *, computers: Collection[int] = (), level: str | None = None, rng: RandomSource | None = None
+) -> DigitalTable:
     """A digital table for the evening's next hand (same players, dealer and open rows
     as the slate), its first hand dealt. An open table of the evening is returned as it is.
 
@@ -176,9 +197,11 @@ def open_table(evening: Evening, *, computers: Collection[int] = (), level: str 
         raise RuleError(N_("There is no seat %(seat)s at this table."), "seat_unknown", seat=max(computers))
     with tx.write() as s:
         ev = s.execute(select(Evening).where(Evening.id == evening.id).with_for_update()).scalar_one()
-        again = s.execute(
-            select(DigitalTable).where(DigitalTable.evening_id == ev.id, DigitalTable.status == "open")
-        ).scalars().first()
+        again = (
+            s.execute(select(DigitalTable).where(DigitalTable.evening_id == ev.id, DigitalTable.status == "open"))
+            .scalars()
+            .first()
+        )
         if again is not None:  # a double tap on another worker
             return again
         table = DigitalTable(evening_id=ev.id, status="open", version=0)
@@ -259,8 +282,9 @@ def _record(table: DigitalTable, seat: int, action: int, expected_seq: int, comp
     request_id = f"table:{table.public_id}:{hand.number}"
     for attempt in (1, 2):  # the slate may change (a correction elsewhere) between read and lock
         try:
-            evenings.record_hand(evening, entry, expected_version=evening.version, request_id=request_id,
-                                 digital=True, also=also)
+            evenings.record_hand(
+                evening, entry, expected_version=evening.version, request_id=request_id, digital=True, also=also
+            )
             return
         except StaleVersion:
             if attempt == 2:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from scorekeeper.engine import PASS, SEICH, SeatView, decode_announce
 from scorekeeper.engine.actions import KOMISCH_OBENABE, KOMISCH_TRUMP, KOMISCH_UNDENUFE
@@ -92,7 +92,9 @@ def _mode_strength(cards: list[int], tm: TrickMode) -> int:
 def _contract_strength(cards: list[int], contract: Contract, n_tricks: int) -> int:
     if contract.kind is Kind.KOMISCH:
         best = max(_mode_strength(cards, TrickMode(Mode.TRUMP, s)) for s in Suit)
-        return (best + _mode_strength(cards, TrickMode(Mode.OBENABE)) + _mode_strength(cards, TrickMode(Mode.UNDENUFE))) // 3
+        return (
+            best + _mode_strength(cards, TrickMode(Mode.OBENABE)) + _mode_strength(cards, TrickMode(Mode.UNDENUFE))
+        ) // 3
     schedule = contract.schedule(n_tricks) or ()
     if not schedule:
         return 0
@@ -155,6 +157,7 @@ def _card(view: SeatView, teams: bool) -> int:
     trick = [int(c) for c in view.trick]
     partner = {s for s in range(n) if teams and s % 2 == view.seat % 2 and s != view.seat}
     if not trick:  # leading: the strongest card of the longest suit, trumps first if strong
+
         def lead_key(c: int) -> tuple[int, int, int]:
             strength = STRENGTH[mid * 4 + c // 9][c]
             suit_len = sum(1 for x in legal if x // 9 == c // 9)

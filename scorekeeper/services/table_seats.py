@@ -32,15 +32,21 @@ def computer_level(level: str | None = None) -> str:
     if level is None:
         level = str(current_app.config.get("TABLE_COMPUTER_LEVEL", DEFAULT_COMPUTER_LEVEL))
     if level not in COMPUTER_LEVELS:
-        raise RuleError(N_("There is no computer level “%(level)s”: choose easy, normal or strong."), "level_unknown",
-                        level=str(level)[:20])
+        raise RuleError(
+            N_("There is no computer level “%(level)s”: choose easy, normal or strong."),
+            "level_unknown",
+            level=str(level)[:20],
+        )
     return level
 
 
 def lock_table(s: Session, table_id: int) -> DigitalTable:
     """The table row, locked for this write transaction (``FOR UPDATE``; SQLite: IMMEDIATE)."""
     t = s.execute(
-        select(DigitalTable).where(DigitalTable.id == table_id).with_for_update().execution_options(populate_existing=True)
+        select(DigitalTable)
+        .where(DigitalTable.id == table_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
     ).scalar_one_or_none()
     if t is None:
         raise NotFound(N_("There is no such table."), "table_not_found")
@@ -84,9 +90,11 @@ def seat_of_token(table: DigitalTable, token: str | None) -> int:
     if not token or len(token) > TOKEN_MAX:
         raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
     digest = hash_token(token)
-    row = tx.session().execute(
-        select(TableSeat).where(TableSeat.table_id == table.id, TableSeat.token_hash == digest)
-    ).scalar_one_or_none()
+    row = (
+        tx.session()
+        .execute(select(TableSeat).where(TableSeat.table_id == table.id, TableSeat.token_hash == digest))
+        .scalar_one_or_none()
+    )
     if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, digest):
         raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
     return row.seat

@@ -11,9 +11,10 @@ already serializes), so two phones never both pass the version check.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Iterator
+from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine

@@ -47,12 +47,12 @@ def _context() -> dict[str, Any]:
 
 
 def _zip(a: Any, b: Any) -> list[tuple[Any, Any]]:
-    return list(zip(a, b))
+    return list(zip(a, b, strict=False))
 
 
 def register(app: Flask) -> None:
     from .circles import bp as circles_bp
-    from .errors import csrf_error, not_found, forbidden
+    from .errors import csrf_error, forbidden, not_found
     from .home import bp as home_bp
     from .images import bp as images_bp
     from .slate import bp as slate_bp

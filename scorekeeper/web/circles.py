@@ -15,8 +15,8 @@ from ..forms import (
     EXTRA_ROWS,
     SUIT_ORDERS,
     AddPlayerForm,
-    choices,
     StartEveningForm,
+    choices,
     new_request_id,
     start_form_class,
     suit_order_default,
@@ -57,10 +57,14 @@ def new_view_link(token: str) -> Response | tuple[str, int]:
         flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
         return redirect(url_for("circles.circle", token=token) + "#share")
     view_token = circle_service.new_view_link(circ)
-    resp = make_response(render_template(
-        "circles/view_link.html", circle=circ, token=token,
-        view_url=url_for("circles.circle", token=view_token, _external=True),
-    ))
+    resp = make_response(
+        render_template(
+            "circles/view_link.html",
+            circle=circ,
+            token=token,
+            view_url=url_for("circles.circle", token=view_token, _external=True),
+        )
+    )
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
@@ -105,7 +109,9 @@ def _default_stake(variant: Variant) -> Stake:
     return default_ruleset(variant).stake
 
 
-def _build_form(source: MultiDict[str, str] | None, variant: Variant, order: str, extras: list[str]) -> tuple[StartEveningForm, RuleSet]:
+def _build_form(
+    source: MultiDict[str, str] | None, variant: Variant, order: str, extras: list[str]
+) -> tuple[StartEveningForm, RuleSet]:
     shape = default_ruleset(variant, suit_order=order, extra_rows=extras)
     cls = start_form_class(shape)
     stake = _default_stake(variant)
@@ -182,7 +188,7 @@ def start(token: str) -> Response | str | tuple[str, int]:
                 else:
                     return redirect(url_for("slate.evening", token=token, evening_id=evening.public_id))
         else:
-            for name, errors in form.errors.items():
+            for name, _errors in form.errors.items():
                 if name == "csrf_token":
                     flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
     players = sorted(circ.players, key=lambda p: p.name.lower())

@@ -10,13 +10,17 @@ from flask_wtf.csrf import CSRFError
 
 
 def not_found(_err: Any) -> tuple[str, int]:
-    return render_template("errors/error.html", title=_("Not found"),
-                           text=_("There is nothing here. Check the link you were given.")), 404
+    return render_template(
+        "errors/error.html", title=_("Not found"), text=_("There is nothing here. Check the link you were given.")
+    ), 404
 
 
 def forbidden(_err: Any) -> tuple[str, int]:
-    return render_template("errors/error.html", title=_("Read-only"),
-                           text=_("This link is read-only: it shows the slate but cannot change it.")), 403
+    return render_template(
+        "errors/error.html",
+        title=_("Read-only"),
+        text=_("This link is read-only: it shows the slate but cannot change it."),
+    ), 403
 
 
 def csrf_error(_err: CSRFError) -> tuple[str, int]:

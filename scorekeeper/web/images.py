@@ -8,7 +8,7 @@ A read-only link is enough.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from flask import Blueprint, Response
 from flask_babel import format_date
@@ -51,15 +51,19 @@ def _match_marks(slate: Slate, result: Result | None) -> tuple[Marks, ...]:
     return tuple(out)
 
 
-def _money(res: tuple[Result, Payout], names: Sequence[str], ruleset: RuleSet, cuts: Sequence[Cut]) -> tuple[str, tuple[str, ...]]:
+def _money(
+    res: tuple[Result, Payout], names: Sequence[str], ruleset: RuleSet, cuts: Sequence[Cut]
+) -> tuple[str, tuple[str, ...]]:
     view = result_view(ruleset, names, res, cuts)
     if len(view.winners) > 1:
         winner = _("Shared win: %(names)s", names=", ".join(view.winners))
     else:
         winner = _("Winner: %(names)s", names=", ".join(view.winners))
     lines = [f"{name}  {chf(net, True)}" for name, net in view.money]
-    lines += [f"{_('%(payer)s pays %(payee)s', payer=payer, payee=payee)}  {chf(rappen)}"
-              for payer, payee, rappen in view.transfers]
+    lines += [
+        f"{_('%(payer)s pays %(payee)s', payer=payer, payee=payee)}  {chf(rappen)}"
+        for payer, payee, rappen in view.transfers
+    ]
     if not view.transfers:
         lines.append(_("Nobody pays anything."))
     return winner, tuple(lines)
@@ -89,15 +93,17 @@ def slate_picture(
         marks: tuple[Marks, ...] = ()
         if three and result is not None:
             marks = tuple(Marks(s, p) for s, p in result.rows[i].marks)
-        rows.append(PictureRow(
-            label=rv.label.replace(SHY, ""),
-            factor="" if three else f"×{rv.factor}",
-            cells=tuple("" if c.value is None else str(c.value) for c in rv.cells),
-            notes=notes if any(notes) else (),
-            marks=marks,
-            group_end=rv.group_end,
-            cut=cut_texts.get(rv.key, ""),
-        ))
+        rows.append(
+            PictureRow(
+                label=rv.label.replace(SHY, ""),
+                factor="" if three else f"×{rv.factor}",
+                cells=tuple("" if c.value is None else str(c.value) for c in rv.cells),
+                notes=notes if any(notes) else (),
+                marks=marks,
+                group_end=rv.group_end,
+                cut=cut_texts.get(rv.key, ""),
+            )
+        )
     winner, money = _money(res, names, ruleset, cuts) if res is not None else ("", ())
     return SlatePicture(
         title=title,

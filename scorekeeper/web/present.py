@@ -5,8 +5,9 @@ Plain dataclasses for the templates (and tests): no database, no request.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Collection, Sequence
+from typing import TYPE_CHECKING
 
 from flask_babel import gettext as _
 
@@ -95,7 +96,9 @@ def barrel_rule_text(ruleset: RuleSet) -> str:
             "Barrel (book rule): when everybody has passed once, the turn comes back to the forehand, "
             "who must choose. If the forehand is full, the last player who can still choose may not pass."
         )
-    return _("Barrel (online-table rule): after a full round of passes, the first player who can still choose must choose.")
+    return _(
+        "Barrel (online-table rule): after a full round of passes, the first player who can still choose must choose."
+    )
 
 
 def played_as_label(ruleset: RuleSet, row: Row, contract: Contract | None, deck: DeckStyle) -> str | None:
@@ -178,7 +181,10 @@ def build_guide(ruleset: RuleSet, names: Sequence[str], slate: Slate) -> Guide:
     if ruleset.seich:
         left = [sides[s] for s in range(ruleset.n_sides) if s not in slate.seich_used]
         seich = (
-            _("Seich: once per team, the player in the barrel may throw the hand in instead of choosing. Still available for: %(teams)s.", teams=", ".join(left))
+            _(
+                "Seich: once per team, the player in the barrel may throw the hand in instead of choosing. Still available for: %(teams)s.",  # noqa: E501
+                teams=", ".join(left),
+            )
             if left
             else _("Seich: both teams have used theirs.")
         )

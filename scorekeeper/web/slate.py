@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
@@ -60,9 +61,21 @@ def _context(token: str, circle: Any, can_write: bool, evening: Evening) -> dict
         "ended": ended,
         "pending": pending,
         "row_names": {r.key: row_label(r, ruleset.deck) for r in ruleset.rows},
-        "cut_forms": [(t, CutForm(formdata=None, data={"row_key": t.row_key, "end": t.end,
-                                                         "expected_version": evening.version,
-                                                         "request_id": new_request_id()})) for t in pending],
+        "cut_forms": [
+            (
+                t,
+                CutForm(
+                    formdata=None,
+                    data={
+                        "row_key": t.row_key,
+                        "end": t.end,
+                        "expected_version": evening.version,
+                        "request_id": new_request_id(),
+                    },
+                ),
+            )
+            for t in pending
+        ],
         "result": result_view(ruleset, names, res, cuts) if res is not None else None,
         "log": [(item, describe(ruleset, names, item.previous), describe(ruleset, names, item.entry)) for item in log],
         "action_form": _action_form(evening),
@@ -83,11 +96,20 @@ def _last_hand(ruleset: Any, names: list[str], slate: Any) -> str | None:
 
 # The field a rule error is about: the page focuses it (and marks it invalid).
 _FIELD_OF_CODE = {
-    "row_required": "row", "row_unknown": "row", "row_closed": "row",
-    "side_full": "declarer", "declarer_unknown": "declarer", "not_in_barrel": "declarer", "seich_used": "declarer",
-    "contract_required": "played_as", "contract_not_allowed": "played_as",
-    "points_not_whole": "declarer_points", "points_range": "declarer_points", "points_sum": "declarer_points",
-    "match_needs_all": "declarer_points", "countermatch_needs_none": "declarer_points",
+    "row_required": "row",
+    "row_unknown": "row",
+    "row_closed": "row",
+    "side_full": "declarer",
+    "declarer_unknown": "declarer",
+    "not_in_barrel": "declarer",
+    "seich_used": "declarer",
+    "contract_required": "played_as",
+    "contract_not_allowed": "played_as",
+    "points_not_whole": "declarer_points",
+    "points_range": "declarer_points",
+    "points_sum": "declarer_points",
+    "match_needs_all": "declarer_points",
+    "countermatch_needs_none": "declarer_points",
     "match_and_countermatch": "match",
 }
 
@@ -138,8 +160,13 @@ def version(token: str, evening_id: str) -> Page:
     return render_template("slate/_live.html", **ctx), 200
 
 
-def _submit(token: str, evening_id: str, form: HandForm, apply: Callable[[Evening, Any], Any],
-            rerender: Callable[[dict[str, Any], HandForm, int], Page]) -> Page:
+def _submit(
+    token: str,
+    evening_id: str,
+    form: HandForm,
+    apply: Callable[[Evening, Any], Any],
+    rerender: Callable[[dict[str, Any], HandForm, int], Page],
+) -> Page:
     """Validate and apply; on failure the page comes back with the form, the message next to
     it (not at the top of the page) and the first invalid field marked."""
     circle, can_write, ev = _load(token, evening_id, write=True)
@@ -185,8 +212,13 @@ def record(token: str, evening_id: str) -> Page:
     form = make_hand_form(ruleset_of(ev), seat_names(ev), version=ev.version, formdata=request.form)
 
     def apply(evening: Evening, entry: Any) -> None:
-        svc.record_hand(evening, entry, expected_version=form.expected_version.data,
-                        request_id=form.request_id.data, author=form.author.data or None)
+        svc.record_hand(
+            evening,
+            entry,
+            expected_version=form.expected_version.data,
+            request_id=form.request_id.data,
+            author=form.author.data or None,
+        )
 
     ok = _submit(token, evening_id, form, apply, _render)
     if isinstance(ok, Response):
@@ -232,8 +264,14 @@ def correct(token: str, evening_id: str, index: int) -> Page:
     form = make_hand_form(ruleset, names, version=ev.version, formdata=request.form)
 
     def apply(evening: Evening, entry: Any) -> None:
-        svc.correct_entry(evening, index, entry, expected_version=form.expected_version.data,
-                          request_id=form.request_id.data, author=form.author.data or None)
+        svc.correct_entry(
+            evening,
+            index,
+            entry,
+            expected_version=form.expected_version.data,
+            request_id=form.request_id.data,
+            author=form.author.data or None,
+        )
 
     ok = _submit(token, evening_id, form, apply, _render_edit(index))
     if isinstance(ok, Response):
@@ -243,8 +281,9 @@ def correct(token: str, evening_id: str, index: int) -> Page:
 
 def _closed(token: str, circle: Any, ev: Evening, status: int, *, index: int | None = None) -> tuple[str, int]:
     """An entry page of an ended evening: say so, and offer to reopen it."""
-    return render_template("slate/closed.html", token=token, circle=circle, evening=ev, index=index,
-                           action_form=_action_form(ev)), status
+    return render_template(
+        "slate/closed.html", token=token, circle=circle, evening=ev, index=index, action_form=_action_form(ev)
+    ), status
 
 
 def _action(token: str, evening_id: str, form: ActionForm, run: Callable[[Evening], Any], done: str) -> Page:
@@ -267,25 +306,45 @@ def _action(token: str, evening_id: str, form: ActionForm, run: Callable[[Evenin
 @bp.route("/undo", methods=["POST"])
 def undo(token: str, evening_id: str) -> Page:
     form = ActionForm()
-    return _action(token, evening_id, form, lambda ev: svc.undo_last(
-        ev, expected_version=form.expected_version.data, request_id=form.request_id.data,
-        author=form.author.data or None), _("Last entry taken back."))
+    return _action(
+        token,
+        evening_id,
+        form,
+        lambda ev: svc.undo_last(
+            ev,
+            expected_version=form.expected_version.data,
+            request_id=form.request_id.data,
+            author=form.author.data or None,
+        ),
+        _("Last entry taken back."),
+    )
 
 
 @bp.route("/end", methods=["POST"])
 def end(token: str, evening_id: str) -> Page:
     form = ActionForm()
     early = request.form.get("early") == "1"
-    return _action(token, evening_id, form, lambda ev: svc.end_evening(
-        ev, early=early, expected_version=form.expected_version.data, request_id=form.request_id.data),
-        _("The evening is over."))
+    return _action(
+        token,
+        evening_id,
+        form,
+        lambda ev: svc.end_evening(
+            ev, early=early, expected_version=form.expected_version.data, request_id=form.request_id.data
+        ),
+        _("The evening is over."),
+    )
 
 
 @bp.route("/cuts/draw", methods=["POST"])
 def draw_cuts(token: str, evening_id: str) -> Page:
     form = ActionForm()
-    return _action(token, evening_id, form, lambda ev: svc.draw_cuts(
-        ev, expected_version=form.expected_version.data, request_id=form.request_id.data), _("The app cut the cards."))
+    return _action(
+        token,
+        evening_id,
+        form,
+        lambda ev: svc.draw_cuts(ev, expected_version=form.expected_version.data, request_id=form.request_id.data),
+        _("The app cut the cards."),
+    )
 
 
 @bp.route("/cuts", methods=["POST"])
@@ -310,6 +369,10 @@ def set_cut(token: str, evening_id: str) -> Page:
 @bp.route("/reopen", methods=["POST"])
 def reopen(token: str, evening_id: str) -> Page:
     form = ActionForm()
-    return _action(token, evening_id, form, lambda ev: svc.reopen_evening(
-        ev, expected_version=form.expected_version.data, request_id=form.request_id.data),
-        _("The evening is open again: correct what was wrong, then close it again."))
+    return _action(
+        token,
+        evening_id,
+        form,
+        lambda ev: svc.reopen_evening(ev, expected_version=form.expected_version.data, request_id=form.request_id.data),
+        _("The evening is open again: correct what was wrong, then close it again."),
+    )

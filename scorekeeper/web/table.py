@@ -82,8 +82,9 @@ def open_table(token: str, evening_id: str) -> Page:
     try:
         svc.open_table(ev, computers=computers)
     except RuleError as err:
-        return render_template("errors/error.html", title=_("No digital deal"),
-                               text=error_text(err, ruleset_of(ev), seat_names(ev))), 422
+        return render_template(
+            "errors/error.html", title=_("No digital deal"), text=error_text(err, ruleset_of(ev), seat_names(ev))
+        ), 422
     return _to_table(token, evening_id)
 
 
@@ -92,9 +93,18 @@ def _manage_context(token: str, circle: Any, ev: Evening, table: DigitalTable) -
     names = seat_names(ev)
     rs = st.ruleset
     mover = st.to_move()
-    return {"token": token, "circle": circle, "evening": ev, "table": st.table, "names": names, "st": st,
-            "seats": seat_svc.seats(table), "to_move": None if mover is None else names[mover],
-            "sides": side_names(rs, names), "level_names": level_names()}
+    return {
+        "token": token,
+        "circle": circle,
+        "evening": ev,
+        "table": st.table,
+        "names": names,
+        "st": st,
+        "seats": seat_svc.seats(table),
+        "to_move": None if mover is None else names[mover],
+        "sides": side_names(rs, names),
+        "level_names": level_names(),
+    }
 
 
 def level_names() -> dict[str, str]:
@@ -162,8 +172,9 @@ def manage_next(token: str, evening_id: str) -> Page:
     try:
         svc.deal_next(_table_of(ev))
     except RuleError as err:
-        return render_template("errors/error.html", title=_("No digital deal"),
-                               text=error_text(err, ruleset_of(ev), seat_names(ev))), 422
+        return render_template(
+            "errors/error.html", title=_("No digital deal"), text=error_text(err, ruleset_of(ev), seat_names(ev))
+        ), 422
     return _to_table(token, evening_id)
 
 
@@ -176,8 +187,11 @@ def manage_close(token: str, evening_id: str) -> Page:
 
 # --- the seats (a phone each) -------------------------------------------------------------
 def _seat_refused() -> str:
-    return render_template("errors/error.html", title=_("Seat link not valid"),
-                           text=_("This seat link is not valid (any more). Ask for a new one."))
+    return render_template(
+        "errors/error.html",
+        title=_("Seat link not valid"),
+        text=_("This seat link is not valid (any more). Ask for a new one."),
+    )
 
 
 @bp.route("/s/<seat_token>")
@@ -188,8 +202,15 @@ def join(seat_token: str) -> Page:
         return _seat_refused(), 403
     seat_svc.mark_joined(table, seat)
     response = redirect(url_for("table.seat", table_id=table.public_id))
-    response.set_cookie(SEAT_COOKIE, seat_token, max_age=COOKIE_MAX_AGE, path=f"/t/{table.public_id}",
-                        httponly=True, samesite="Lax", secure=request.is_secure)
+    response.set_cookie(
+        SEAT_COOKIE,
+        seat_token,
+        max_age=COOKIE_MAX_AGE,
+        path=f"/t/{table.public_id}",
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
     return response
 
 
@@ -209,8 +230,16 @@ def _seat_context(st: TableState, seat: int, evening: Evening, error: str | None
     page = seat_page(st.ruleset, names, view) if view is not None else None
     slate = evenings.load_slate(evening)
     can_deal = evening.is_open and st.hand_over and not slate.complete
-    return {"st": st, "table": st.table, "seat": seat, "page": page, "error": error, "names": names,
-            "can_deal": can_deal, "slate_totals": slate.totals}
+    return {
+        "st": st,
+        "table": st.table,
+        "seat": seat,
+        "page": page,
+        "error": error,
+        "names": names,
+        "can_deal": can_deal,
+        "slate_totals": slate.totals,
+    }
 
 
 def _render_seat(st: TableState, seat: int, evening: Evening, error: str | None = None, status: int = 200) -> Page:

@@ -7,8 +7,8 @@ reach a page, a fragment or an error.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from flask_babel import gettext as _
 
@@ -109,8 +109,9 @@ def choice_label(ruleset: RuleSet, action: int) -> Choice:
     return Choice(action, label[:1].upper() + label[1:], f"{name} ×{row.factor}")
 
 
-def _trick(view: SeatView, leader: int, cards: Sequence[Card], names: Sequence[str], deck: DeckStyle | str
-           ) -> list[tuple[str, CardShown]]:
+def _trick(
+    view: SeatView, leader: int, cards: Sequence[Card], names: Sequence[str], deck: DeckStyle | str
+) -> list[tuple[str, CardShown]]:
     return [(names[(leader + i) % view.n_players], show_card(c, deck)) for i, c in enumerate(cards)]
 
 
@@ -148,7 +149,9 @@ def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPag
         side_names=sides,
         side_points=points,
         side_tricks=won,
-        open_rows=[(sides[i], [row_label(ruleset.row(k), deck) for k in keys]) for i, keys in enumerate(view.open_rows)],
+        open_rows=[
+            (sides[i], [row_label(ruleset.row(k), deck) for k in keys]) for i, keys in enumerate(view.open_rows)
+        ],
     )
     page.ring = [(names[s], view.hand_sizes[s], _markers(view, s)) for s in range(view.n_players)]
     if view.my_turn and view.phase in ("bidding", "komisch"):
@@ -162,8 +165,11 @@ def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPag
 
 def _markers(view: SeatView, seat: int) -> str:
     """Public marks next to a name: ▶ to move, ★ declarer, D dealer."""
-    return "".join(mark for mark, on in (("▶", view.to_move == seat), ("★", view.declarer == seat),
-                                         ("D", view.dealer == seat)) if on)
+    return "".join(
+        mark
+        for mark, on in (("▶", view.to_move == seat), ("★", view.declarer == seat), ("D", view.dealer == seat))
+        if on
+    )
 
 
 def _mode_text(view: SeatView, deck: DeckStyle | str) -> str:
@@ -171,8 +177,12 @@ def _mode_text(view: SeatView, deck: DeckStyle | str) -> str:
     assert tm is not None
     if tm.suit is not None:
         return _("Trumps: %(suit)s", suit=suit_label(tm.suit, deck))
-    return {"obenabe": _("Obenabe"), "undenufe": _("Undenufe"), "tutti": _("Tutti"),
-            "zwuescheduere": _("Zwüschedüre")}.get(tm.mode.value, tm.mode.value)
+    return {
+        "obenabe": _("Obenabe"),
+        "undenufe": _("Undenufe"),
+        "tutti": _("Tutti"),
+        "zwuescheduere": _("Zwüschedüre"),
+    }.get(tm.mode.value, tm.mode.value)
 
 
 def _result_text(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> str:
@@ -183,5 +193,9 @@ def _result_text(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> str:
         return _("%(name)s called Seich: the hand is thrown in.", name=who)
     if r.match:
         return _("%(name)s: match! %(points)s points.", name=who, points=r.declarer_points)
-    return _("%(name)s's side made %(points)s points, the others %(other)s.", name=who, points=r.declarer_points,
-             other=r.defender_points)
+    return _(
+        "%(name)s's side made %(points)s points, the others %(other)s.",
+        name=who,
+        points=r.declarer_points,
+        other=r.defender_points,
+    )

@@ -62,8 +62,9 @@ class Api:
         return self.client.get(API + path, headers=self.headers(kw.pop("headers", None)), **kw)
 
     def send(self, method: str, path: str, body: Any = None, **kw: Any) -> TestResponse:
-        return self.client.open(API + path, method=method, json=body, headers=self.headers(kw.pop("headers", None)),
-                                **kw)
+        return self.client.open(
+            API + path, method=method, json=body, headers=self.headers(kw.pop("headers", None)), **kw
+        )
 
     def post(self, path: str, body: Any = None, **kw: Any) -> TestResponse:
         return self.send("POST", path, body, **kw)
@@ -114,8 +115,13 @@ def next_hand(evening: dict[str, Any], turn: int) -> dict[str, Any]:
     seat = seats[turn % len(seats)]
     key = slate["open_rows"][side][0]
     row = next(r for r in slate["rows"] if r["key"] == key)
-    body: dict[str, Any] = {"expected_version": evening["version"], "request_id": rid("hand"), "declarer_seat": seat,
-                            "row_key": key, "played_as": played_as(row, turn)}
+    body: dict[str, Any] = {
+        "expected_version": evening["version"],
+        "request_id": rid("hand"),
+        "declarer_seat": seat,
+        "row_key": key,
+        "played_as": played_as(row, turn),
+    }
     if turn % 7 == 3:
         return {**body, "declarer_points": 157, "defender_points": 0, "match": True}
     if turn % 11 == 5:

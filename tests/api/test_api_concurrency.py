@@ -5,10 +5,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from api_helpers import API, Api, new_circle, rid, start
 from flask import Flask
 from flask.testing import FlaskClient
-
-from api_helpers import API, Api, new_circle, rid, start
 
 
 def _race(app: Flask, path: str, token: str, bodies: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
@@ -34,8 +33,17 @@ def test_phones_on_the_same_version(app: Flask, client: FlaskClient) -> None:
     api, _view = new_circle(client)
     ev = start(api)
     rows = ["suit_C", "suit_H", "obenabe"]
-    bodies = [{"expected_version": 0, "request_id": rid(), "declarer_seat": seat, "row_key": rows[seat],
-               "declarer_points": 100, "defender_points": 57} for seat in range(3)]
+    bodies = [
+        {
+            "expected_version": 0,
+            "request_id": rid(),
+            "declarer_seat": seat,
+            "row_key": rows[seat],
+            "declarer_points": 100,
+            "defender_points": 57,
+        }
+        for seat in range(3)
+    ]
     answers = _race(app, f"/evenings/{ev['id']}/hands", api.token or "", bodies)
     statuses = sorted(status for status, _body in answers)
     assert statuses == [200, 409, 409], answers
@@ -48,8 +56,14 @@ def test_phones_on_the_same_version(app: Flask, client: FlaskClient) -> None:
 def test_simultaneous_double_tap_records_once(app: Flask, client: FlaskClient) -> None:
     api, _view = new_circle(client)
     ev = start(api)
-    body = {"expected_version": 0, "request_id": "same-tap", "declarer_seat": 0, "row_key": "suit_C",
-            "declarer_points": 100, "defender_points": 57}
+    body = {
+        "expected_version": 0,
+        "request_id": "same-tap",
+        "declarer_seat": 0,
+        "row_key": "suit_C",
+        "declarer_points": 100,
+        "defender_points": 57,
+    }
     answers = _race(app, f"/evenings/{ev['id']}/hands", api.token or "", [body, body, body])
     assert [status for status, _b in answers] == [200, 200, 200], answers
     assert {b["version"] for _s, b in answers} == {1}

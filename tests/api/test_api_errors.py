@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from flask.testing import FlaskClient
-
 from api_helpers import API, Api, error_of, fill, new_circle, rid, start
+from flask.testing import FlaskClient
 
 
 @pytest.fixture
@@ -17,8 +16,14 @@ def table(client: FlaskClient) -> tuple[Api, Api, dict[str, Any]]:
 
 
 def hand(evening: dict[str, Any], **fields: Any) -> dict[str, Any]:
-    body = {"expected_version": evening["version"], "request_id": rid(), "declarer_seat": 0, "row_key": "suit_C",
-            "declarer_points": 100, "defender_points": 57}
+    body = {
+        "expected_version": evening["version"],
+        "request_id": rid(),
+        "declarer_seat": 0,
+        "row_key": "suit_C",
+        "declarer_points": 100,
+        "defender_points": 57,
+    }
     body.update(fields)
     return {k: v for k, v in body.items() if v is not ...}
 
@@ -93,12 +98,17 @@ def test_malformed_bodies(client: FlaskClient, table: tuple[Api, Api, dict[str, 
         ({"countermatch": True}, 422, "countermatch_needs_none", None),
         ({"row_key": "joker1"}, 422, "contract_required", None),
         ({"row_key": "suit_C", "played_as": "suit:H"}, 422, "contract_not_allowed", None),
-        ({"seich": True, "row_key": None, "declarer_points": ..., "defender_points": ...}, 422, "seich_not_allowed",
-         None),
+        (
+            {"seich": True, "row_key": None, "declarer_points": ..., "defender_points": ...},
+            422,
+            "seich_not_allowed",
+            None,
+        ),
     ],
 )
-def test_bad_hands_write_nothing(table: tuple[Api, Api, dict[str, Any]], fields: dict[str, Any], status: int,
-                                 code: str, field: str | None) -> None:
+def test_bad_hands_write_nothing(
+    table: tuple[Api, Api, dict[str, Any]], fields: dict[str, Any], status: int, code: str, field: str | None
+) -> None:
     api, _view, ev = table
     err = error_of(api.post(f"/evenings/{ev['id']}/hands", hand(ev, **fields)), status, code)
     if field is not None:
@@ -150,8 +160,11 @@ def test_read_only_token_cannot_write(table: tuple[Api, Api, dict[str, Any]]) ->
         ("POST", f"/evenings/{eid}/hands", hand(ev)),
         ("PUT", f"/evenings/{eid}/entries/0", hand(ev)),
         ("POST", f"/evenings/{eid}/undo", {"expected_version": 0, "request_id": rid()}),
-        ("POST", f"/evenings/{eid}/cuts", {"expected_version": 0, "request_id": rid(), "row_key": "suit_C",
-                                           "end": "high", "winner": 0}),
+        (
+            "POST",
+            f"/evenings/{eid}/cuts",
+            {"expected_version": 0, "request_id": rid(), "row_key": "suit_C", "end": "high", "winner": 0},
+        ),
         ("POST", f"/evenings/{eid}/cuts/draw", {"expected_version": 0, "request_id": rid()}),
         ("POST", f"/evenings/{eid}/end", {"expected_version": 0, "request_id": rid(), "early": True}),
     ]
@@ -203,10 +216,12 @@ def test_missing_token_wrong_method(client: FlaskClient, table: tuple[Api, Api, 
 def test_messages_follow_accept_language(table: tuple[Api, Api, dict[str, Any]]) -> None:
     api, _view, ev = table
     path = f"/evenings/{ev['id']}/hands"
-    english = error_of(api.post(path, hand(ev, defender_points=50), headers={"Accept-Language": "en"}), 422,
-                       "points_sum")
-    german = error_of(api.post(path, hand(ev, defender_points=50), headers={"Accept-Language": "de-CH,de;q=0.9"}),
-                      422, "points_sum")
+    english = error_of(
+        api.post(path, hand(ev, defender_points=50), headers={"Accept-Language": "en"}), 422, "points_sum"
+    )
+    german = error_of(
+        api.post(path, hand(ev, defender_points=50), headers={"Accept-Language": "de-CH,de;q=0.9"}), 422, "points_sum"
+    )
     assert english["params"] == german["params"] == {"declarer": 100, "defenders": 50, "sum": 150}
     assert "157" in english["message"] and "157" in german["message"]
     assert english["message"] != german["message"]
@@ -221,22 +236,50 @@ def test_messages_follow_accept_language(table: tuple[Api, Api, dict[str, Any]])
         ({"variant": "three", "players": "A,B,C", "first_dealer": 0}, 400, "wrong_type"),
         ({"variant": "three", "players": ["A", "B", 3], "first_dealer": 0}, 400, "wrong_type"),
         ({"variant": "three", "players": ["A", "B", "C"], "first_dealer": "0"}, 400, "wrong_type"),
-        ({"variant": "three", "players": ["A", "B", "C"], "first_dealer": 0, "options": {"deck": "tarot"}}, 400,
-         "invalid_value"),
-        ({"variant": "three", "players": ["A", "B", "C"], "first_dealer": 0, "stake": {"round_to": 3}}, 400,
-         "invalid_value"),
+        (
+            {"variant": "three", "players": ["A", "B", "C"], "first_dealer": 0, "options": {"deck": "tarot"}},
+            400,
+            "invalid_value",
+        ),
+        (
+            {"variant": "three", "players": ["A", "B", "C"], "first_dealer": 0, "stake": {"round_to": 3}},
+            400,
+            "invalid_value",
+        ),
         ({"variant": "three", "players": ["A", "B"], "first_dealer": 0}, 422, "players_count"),
         ({"variant": "three", "players": ["A", "B", "a"], "first_dealer": 0}, 422, "players_distinct"),
         ({"variant": "three", "players": ["A", "B", ""], "first_dealer": 0}, 422, "player_name"),
         ({"variant": "three", "players": ["A", "B", "C"], "first_dealer": 3}, 422, "first_dealer"),
-        ({"variant": "three", "players": ["A", "B", "C"], "first_dealer": 0, "options": {"extra_rows": ["tuo"]}},
-         422, "options_invalid"),
-        ({"variant": "teams", "players": ["A", "B", "C", "D"], "first_dealer": 0,
-          "options": {"factors": {"nope": 2}}}, 422, "options_invalid"),
-        ({"variant": "teams", "players": ["A", "B", "C", "D"], "first_dealer": 0,
-          "options": {"factors": {"obenabe": 0}}}, 422, "options_invalid"),
-        ({"variant": "teams", "players": ["A", "B", "C", "D"], "first_dealer": 0, "stake": {"rappen": -5}}, 422,
-         "options_invalid"),
+        (
+            {"variant": "three", "players": ["A", "B", "C"], "first_dealer": 0, "options": {"extra_rows": ["tuo"]}},
+            422,
+            "options_invalid",
+        ),
+        (
+            {
+                "variant": "teams",
+                "players": ["A", "B", "C", "D"],
+                "first_dealer": 0,
+                "options": {"factors": {"nope": 2}},
+            },
+            422,
+            "options_invalid",
+        ),
+        (
+            {
+                "variant": "teams",
+                "players": ["A", "B", "C", "D"],
+                "first_dealer": 0,
+                "options": {"factors": {"obenabe": 0}},
+            },
+            422,
+            "options_invalid",
+        ),
+        (
+            {"variant": "teams", "players": ["A", "B", "C", "D"], "first_dealer": 0, "stake": {"rappen": -5}},
+            422,
+            "options_invalid",
+        ),
     ],
 )
 def test_bad_starts(table: tuple[Api, Api, dict[str, Any]], body: dict[str, Any], status: int, code: str) -> None:
@@ -274,16 +317,52 @@ def test_nothing_answers_500(client: FlaskClient, table: tuple[Api, Api, dict[st
     """A sweep of odd values through every write: a 4xx JSON error or a success, never a 500."""
     api, _view, ev = table
     eid = ev["id"]
-    odd: list[Any] = [None, True, -1, 0, 2**31, 2**63, 10**400, 1.5, float("inf"), "", "x" * 300, "ÿ\u0000",
-                      [], {}, [1], {"a": 1}]
+    odd: list[Any] = [
+        None,
+        True,
+        -1,
+        0,
+        2**31,
+        2**63,
+        10**400,
+        1.5,
+        float("inf"),
+        "",
+        "x" * 300,
+        "ÿ\u0000",
+        [],
+        {},
+        [1],
+        {"a": 1},
+    ]
     targets = [
         ("POST", f"/evenings/{eid}/hands", hand(ev)),
         ("PUT", f"/evenings/{eid}/entries/0", hand(ev)),
-        ("POST", f"/evenings/{eid}/cuts", {"expected_version": 0, "request_id": "c", "row_key": "suit_C",
-                                           "end": "high", "winner": 0, "order": [0, 1]}),
+        (
+            "POST",
+            f"/evenings/{eid}/cuts",
+            {
+                "expected_version": 0,
+                "request_id": "c",
+                "row_key": "suit_C",
+                "end": "high",
+                "winner": 0,
+                "order": [0, 1],
+            },
+        ),
         ("POST", f"/evenings/{eid}/end", {"expected_version": 0, "request_id": "e", "early": False}),
-        ("POST", "/evenings", {"variant": "club", "players": ["A", "B", "C", "D"], "first_dealer": 0,
-                               "request_id": "s", "options": {"factors": {"twelve": 2}}, "stake": {"rappen": 5}}),
+        (
+            "POST",
+            "/evenings",
+            {
+                "variant": "club",
+                "players": ["A", "B", "C", "D"],
+                "first_dealer": 0,
+                "request_id": "s",
+                "options": {"factors": {"twelve": 2}},
+                "stake": {"rappen": 5},
+            },
+        ),
         ("POST", "/players", {"name": "Zoe"}),
     ]
     count = 0
@@ -292,9 +371,18 @@ def test_nothing_answers_500(client: FlaskClient, table: tuple[Api, Api, dict[st
             for value in odd:
                 body = {**base, key: value}
                 if isinstance(value, float) and value == float("inf"):
-                    resp = api.send(method, path, None, data=str(body).replace("inf", "1e999").replace("'", '"')
-                                    .replace("True", "true").replace("False", "false").replace("None", "null"),
-                                    content_type="application/json")
+                    resp = api.send(
+                        method,
+                        path,
+                        None,
+                        data=str(body)
+                        .replace("inf", "1e999")
+                        .replace("'", '"')
+                        .replace("True", "true")
+                        .replace("False", "false")
+                        .replace("None", "null"),
+                        content_type="application/json",
+                    )
                 else:
                     resp = api.send(method, path, body)
                 count += 1

@@ -5,19 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from api_helpers import HANDS, NAMES, Api, fill, new_circle, rid, start
 from flask.testing import FlaskClient
 
-from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.game.contracts import Contract
+from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.scoring import HandEntry, Slate
-from api_helpers import HANDS, NAMES, Api, fill, new_circle, rid, start
 
 
 def hand_entry(hand: dict) -> HandEntry:
-    return HandEntry(hand["row_key"], hand["declarer_seat"],
-                     Contract.parse(hand["played_as"]) if hand["played_as"] else None,
-                     hand["declarer_points"], hand["defender_points"], hand["match"], hand["countermatch"],
-                     hand["seich"])
+    return HandEntry(
+        hand["row_key"],
+        hand["declarer_seat"],
+        Contract.parse(hand["played_as"]) if hand["played_as"] else None,
+        hand["declarer_points"],
+        hand["defender_points"],
+        hand["match"],
+        hand["countermatch"],
+        hand["seich"],
+    )
 
 
 @pytest.mark.parametrize("variant", list(HANDS))
@@ -42,8 +48,9 @@ def test_complete_evening_through_the_api(client: FlaskClient, variant: str) -> 
     assert api.ok("GET", f"/evenings/{eid}/slate", schema="Slate") == evening["slate"]
 
     # End: ties (three players) are cut by a recorded draw; result and money are decided.
-    ended = api.ok("POST", f"/evenings/{eid}/end", {"expected_version": evening["version"], "request_id": rid()},
-                   schema="Evening")
+    ended = api.ok(
+        "POST", f"/evenings/{eid}/end", {"expected_version": evening["version"], "request_id": rid()}, schema="Evening"
+    )
     assert ended["status"] == "ended" and not ended["ended_early"] and not ended["can_write"]
     assert ended["pending_ties"] == []
     standing = view.ok("GET", f"/evenings/{eid}/result", schema="Standing")
@@ -60,7 +67,7 @@ def test_complete_evening_through_the_api(client: FlaskClient, variant: str) -> 
     assert len(pay["transfers"]) <= n_players - 1
     assert result["totals"] == slate.totals and result["winners"]
     if variant == "three":
-        assert result["net"] == [s - p for s, p in zip(result["sticks"], result["potatoes"])]
+        assert result["net"] == [s - p for s, p in zip(result["sticks"], result["potatoes"], strict=False)]
         assert sum(result["net"]) == 0
         assert all(sum(m[0] for m in row["marks"]) == sum(m[1] for m in row["marks"]) for row in result["rows"])
     else:
@@ -74,7 +81,8 @@ def test_complete_evening_through_the_api(client: FlaskClient, variant: str) -> 
     assert history[0]["status"] == "ended" and history[0]["money"] == pay["net"]
     assert history[0]["players"] == NAMES[:n_players] and history[0]["hands"] == hands
     records = {r["name"]: r for r in view.ok("GET", "/players/records", schema="PlayerRecords")["records"]}
-    assert {name: records[name]["net_rappen"] for name in NAMES[:n_players]} == dict(zip(NAMES, pay["net"]))
+    nets = dict(zip(NAMES, pay["net"], strict=False))
+    assert {name: records[name]["net_rappen"] for name in NAMES[:n_players]} == nets
     assert all(records[name]["evenings"] == 1 for name in NAMES[:n_players])
     winners = {s for side in result["winners"] for s in ended["sides"][side]["seats"]}
     assert sum(r["wins"] for r in records.values()) == len(winners)
@@ -98,10 +106,21 @@ def test_circle_players_and_variants(client: FlaskClient) -> None:
 
 def test_start_with_options_is_stored_and_idempotent(client: FlaskClient) -> None:
     api, _view = new_circle(client)
-    body = {"variant": "teams", "players": ["A", "B", "C", "D"], "first_dealer": 3, "request_id": "start-once",
-            "options": {"suit_order": "swiss", "extra_rows": ["slalom", "tuo"], "barrel": "book", "deck": "french",
-                        "undenufe_six11": True, "factors": {"obenabe": 9}},
-            "stake": {"rappen": 20, "per_points": 5, "round_to": 1}}
+    body = {
+        "variant": "teams",
+        "players": ["A", "B", "C", "D"],
+        "first_dealer": 3,
+        "request_id": "start-once",
+        "options": {
+            "suit_order": "swiss",
+            "extra_rows": ["slalom", "tuo"],
+            "barrel": "book",
+            "deck": "french",
+            "undenufe_six11": True,
+            "factors": {"obenabe": 9},
+        },
+        "stake": {"rappen": 20, "per_points": 5, "round_to": 1},
+    }
     first = api.ok("POST", "/evenings", body, 201, "Evening")
     rs = first["ruleset"]
     assert [r["key"] for r in rs["rows"]][:4] == ["suit_C", "suit_H", "suit_S", "suit_D"]
@@ -125,13 +144,25 @@ def test_early_end_keeps_the_standing(client: FlaskClient) -> None:
     assert standing["totals"] == evening["slate"]["totals"]
     incomplete = api.post(f"/evenings/{eid}/end", {"expected_version": hands, "request_id": rid()})
     assert incomplete.status_code == 422 and incomplete.get_json()["error"]["code"] == "evening_incomplete"
-    ended = api.ok("POST", f"/evenings/{eid}/end", {"expected_version": hands, "request_id": rid(), "early": True},
-                   schema="Evening")
+    ended = api.ok(
+        "POST",
+        f"/evenings/{eid}/end",
+        {"expected_version": hands, "request_id": rid(), "early": True},
+        schema="Evening",
+    )
     assert ended["ended_early"] and ended["result"]["complete"] is False
     assert ended["result"]["totals"] == evening["slate"]["totals"] and sum(ended["payout"]["net"]) == 0
-    late = api.post(f"/evenings/{eid}/hands", {"expected_version": ended["version"], "request_id": rid(),
-                                               "declarer_seat": 0, "row_key": "obenabe", "declarer_points": 100,
-                                               "defender_points": 57})
+    late = api.post(
+        f"/evenings/{eid}/hands",
+        {
+            "expected_version": ended["version"],
+            "request_id": rid(),
+            "declarer_seat": 0,
+            "row_key": "obenabe",
+            "declarer_points": 100,
+            "defender_points": 57,
+        },
+    )
     assert late.status_code == 422 and late.get_json()["error"]["code"] == "evening_ended"
     # reopen to correct a mistake noticed at payout time (a repeated request changes nothing)
     body = {"expected_version": ended["version"], "request_id": rid()}
@@ -178,15 +209,40 @@ def test_seich_in_the_club_variant(app: Any, client: FlaskClient) -> None:
     other = next(s for s in range(4) if s != barrel)
     wrong = api.post(path, {"expected_version": 0, "request_id": rid(), "declarer_seat": other, "seich": True})
     assert wrong.status_code == 422 and wrong.get_json()["error"]["code"] == "not_in_barrel"
-    with_points = api.post(path, {"expected_version": 0, "request_id": rid(), "declarer_seat": barrel, "seich": True,
-                                  "declarer_points": 100, "defender_points": 57})
+    with_points = api.post(
+        path,
+        {
+            "expected_version": 0,
+            "request_id": rid(),
+            "declarer_seat": barrel,
+            "seich": True,
+            "declarer_points": 100,
+            "defender_points": 57,
+        },
+    )
     assert with_points.status_code == 422 and with_points.get_json()["error"]["code"] == "seich_with_result"
-    seich = api.ok("POST", path, {"expected_version": 0, "request_id": rid(), "declarer_seat": barrel, "seich": True,
-                                  "row_key": None}, schema="Evening")
+    seich = api.ok(
+        "POST",
+        path,
+        {"expected_version": 0, "request_id": rid(), "declarer_seat": barrel, "seich": True, "row_key": None},
+        schema="Evening",
+    )
     slate = seich["slate"]
     assert slate["hands_dealt"] == 1 and slate["cells_filled"] == 0 and slate["seich_used"] == [barrel % 2]
     assert slate["turn"]["seich_available"] == [1 - barrel % 2] and slate["turn"]["dealer"] == 1
     entries = api.ok("GET", f"/evenings/{ev['id']}/entries")["entries"]
-    assert entries == [{"index": 0, "hand": {"declarer_seat": barrel, "row_key": None, "played_as": None,
-                                             "declarer_points": 0, "defender_points": 0, "match": False,
-                                             "countermatch": False, "seich": True}}]
+    assert entries == [
+        {
+            "index": 0,
+            "hand": {
+                "declarer_seat": barrel,
+                "row_key": None,
+                "played_as": None,
+                "declarer_points": 0,
+                "defender_points": 0,
+                "match": False,
+                "countermatch": False,
+                "seich": True,
+            },
+        }
+    ]

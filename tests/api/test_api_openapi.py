@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from api_helpers import API, Api, conforms, new_circle, rid, start
 from flask import Flask
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
@@ -15,7 +16,6 @@ from referencing import Registry, Resource
 from scorekeeper.api.components import REQUESTS, SCHEMAS
 from scorekeeper.api.errors import ApiError
 from scorekeeper.api.schema import validate
-from api_helpers import API, Api, conforms, new_circle, rid, start
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 
@@ -72,8 +72,9 @@ def test_path_parameters_and_errors_are_described(doc: dict[str, Any]) -> None:
 def _jsonschema(name: str) -> Draft202012Validator:
     """A standard JSON Schema validator for a component, refs resolved in the document's components."""
     root = {"components": {"schemas": SCHEMAS}}
-    registry: Registry = Registry().with_resource("urn:doc", Resource.from_contents(
-        {"$schema": "https://json-schema.org/draft/2020-12/schema", **root}))
+    registry: Registry = Registry().with_resource(
+        "urn:doc", Resource.from_contents({"$schema": "https://json-schema.org/draft/2020-12/schema", **root})
+    )
     return Draft202012Validator({"$ref": f"urn:doc#/components/schemas/{name}"}, registry=registry)
 
 
@@ -86,15 +87,29 @@ def _mine_accepts(value: Any, name: str) -> bool:
 
 
 SAMPLES: list[Any] = [
-    {}, [], None, {"name": "x"}, {"name": 3}, {"name": "x", "y": 1},
-    {"expected_version": 0, "request_id": "a"}, {"expected_version": -1, "request_id": "a"},
-    {"expected_version": 0, "request_id": ""}, {"expected_version": True, "request_id": "a"},
-    {"expected_version": 0, "request_id": "a", "early": True}, {"expected_version": 0, "request_id": "a", "early": 1},
+    {},
+    [],
+    None,
+    {"name": "x"},
+    {"name": 3},
+    {"name": "x", "y": 1},
+    {"expected_version": 0, "request_id": "a"},
+    {"expected_version": -1, "request_id": "a"},
+    {"expected_version": 0, "request_id": ""},
+    {"expected_version": True, "request_id": "a"},
+    {"expected_version": 0, "request_id": "a", "early": True},
+    {"expected_version": 0, "request_id": "a", "early": 1},
     {"expected_version": 0, "request_id": "a", "declarer_seat": 0, "row_key": None, "seich": True},
     {"expected_version": 0, "request_id": "a", "declarer_seat": 0, "row_key": "obenabe", "declarer_points": 1.5},
     {"variant": "three", "players": ["A", "B", "C"], "first_dealer": 0, "request_id": "s"},
-    {"variant": "three", "players": ["A", "B", "C"], "first_dealer": 0, "request_id": "s",
-     "options": {"factors": {"obenabe": 3}, "extra_rows": ["tuo"]}, "stake": {"round_to": 1}},
+    {
+        "variant": "three",
+        "players": ["A", "B", "C"],
+        "first_dealer": 0,
+        "request_id": "s",
+        "options": {"factors": {"obenabe": 3}, "extra_rows": ["tuo"]},
+        "stake": {"round_to": 1},
+    },
     {"variant": "three", "players": ["A"], "first_dealer": 0, "request_id": "s", "options": {"factors": {"a": "3"}}},
     {"variant": "three", "players": ["A"], "first_dealer": 0, "request_id": "s", "stake": {"round_to": 2}},
     {"expected_version": 0, "request_id": "a", "row_key": "x", "end": "all", "winner": 0, "order": [2, 0, 1]},
@@ -114,9 +129,18 @@ def test_answers_fit_the_documented_schemas(client: FlaskClient, doc: dict[str, 
     """Every GET operation, called for real, answers what its 200 schema says (standard validator)."""
     api, _view = new_circle(client)
     ev = start(api)
-    ev = api.ok("POST", f"/evenings/{ev['id']}/hands", {"expected_version": 0, "request_id": rid(),
-                                                        "declarer_seat": 0, "row_key": "suit_C",
-                                                        "declarer_points": 80, "defender_points": 77})
+    ev = api.ok(
+        "POST",
+        f"/evenings/{ev['id']}/hands",
+        {
+            "expected_version": 0,
+            "request_id": rid(),
+            "declarer_seat": 0,
+            "row_key": "suit_C",
+            "declarer_points": 80,
+            "defender_points": 77,
+        },
+    )
     checked = 0
     for path, method, op in operations(doc):
         if method != "GET" or "{table_id}" in path:  # seat-token reads: tests/table/test_table_api.py
@@ -165,9 +189,18 @@ def test_examples_run_against_the_real_endpoints(client: FlaskClient, doc: dict[
     ev = run(api, "POST", E + "/hands", e + "/hands")
     ev = run(api, "PUT", E + "/entries/{index}", e + "/entries/0", expected_version=ev["version"])
     for seat, points in ((0, 90), (2, 10)):  # Anna ties Beat's corrected 90 in the acorns row
-        ev = api.ok("POST", e + "/hands", {"expected_version": ev["version"], "request_id": rid(),
-                                            "declarer_seat": seat, "row_key": "suit_C", "declarer_points": points,
-                                            "defender_points": 157 - points})
+        ev = api.ok(
+            "POST",
+            e + "/hands",
+            {
+                "expected_version": ev["version"],
+                "request_id": rid(),
+                "declarer_seat": seat,
+                "row_key": "suit_C",
+                "declarer_points": points,
+                "defender_points": 157 - points,
+            },
+        )
     assert ev["pending_ties"] == [{"row_key": "suit_C", "end": "high", "sides": [0, 1]}]
     ev = run(api, "POST", E + "/cuts", e + "/cuts", expected_version=ev["version"])
     assert ev["cuts"][0]["winner"] == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from scorekeeper.engine import HandSetup, HandState, SeatView
 from scorekeeper.engine.actions import CONTRACTS
@@ -40,7 +40,7 @@ def deck_for(hands: dict[int, str], n_players: int, dealer: int = 0, seed: int =
             cs.append(rest.pop())
         full[s] = cs
     first = (dealer + 1) % n_players
-    taken = {s: 0 for s in range(n_players)}
+    taken = dict.fromkeys(range(n_players), 0)
     deck = []
     for i in range(36):
         s = (first + i // 3) % n_players
@@ -49,7 +49,9 @@ def deck_for(hands: dict[int, str], n_players: int, dealer: int = 0, seed: int =
     return deck
 
 
-def play_out(state: HandState, choose: Callable[[SeatView], int], check: Callable[[HandState, SeatView, int], None] | None = None) -> HandState:
+def play_out(
+    state: HandState, choose: Callable[[SeatView], int], check: Callable[[HandState, SeatView, int], None] | None = None
+) -> HandState:
     """Play to the end: every seat asks ``choose`` with its own view."""
     while not state.is_terminal():
         seat = state.current_player()

@@ -12,7 +12,11 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "bots.py"
 
 def test_bench_last_line_format() -> None:
     out = subprocess.run(
-        [sys.executable, str(BENCH), "--pairs", "1", "--budget-ms", "5"], capture_output=True, text=True, check=True, timeout=300
+        [sys.executable, str(BENCH), "--pairs", "1", "--budget-ms", "5"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
     ).stdout
     last = out.strip().splitlines()[-1]
     assert re.fullmatch(r"bots vs_random_points=\d+\.\d vs_rulebased_points=\d+\.\d p95_ms=\d+ pairs=1", last), last

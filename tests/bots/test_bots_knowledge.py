@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.bots.knowledge import Knowledge, infer_voids
-from scorekeeper.game.cards import mask_of as mask
 from scorekeeper.bots.sampler import match_cards, sample_hands
 from scorekeeper.engine import HandSetup, HandState, announce_action
 from scorekeeper.engine.tables import FULL, SUIT_MASK, card_ints
 from scorekeeper.game.cards import Card, Suit, parse_cards
+from scorekeeper.game.cards import mask_of as mask
 from scorekeeper.game.contracts import OBENABE, Contract, suit_contract
 
 RS4 = any_ruleset(4, teams=True)
@@ -115,10 +115,23 @@ def test_the_real_deal_is_always_consistent_and_samples_respect_knowledge(seed: 
 def test_sampler_finds_the_only_consistent_deal() -> None:
     # seat 1 is void in clubs and diamonds, seat 2 in spades and hearts, seat 3 holds nothing yet unknown
     k = Knowledge(
-        seat=0, n=3, n_tricks=12, hand=mask([0]), unknown=mask(range(9, 13)) | mask(range(27, 31)),
-        sizes=(1, 4, 4), allowed=(mask([0]), mask(range(27, 31)), mask(range(9, 13))), leader=0, trick=(),
-        known_modes=(4,), open_blocks=(), points=(0,) * 36, teams=(0, 1, 1), won_points=(0, 0, 0),
-        won_tricks=(0, 0, 0), declarer=0, misere=False,
+        seat=0,
+        n=3,
+        n_tricks=12,
+        hand=mask([0]),
+        unknown=mask(range(9, 13)) | mask(range(27, 31)),
+        sizes=(1, 4, 4),
+        allowed=(mask([0]), mask(range(27, 31)), mask(range(9, 13))),
+        leader=0,
+        trick=(),
+        known_modes=(4,),
+        open_blocks=(),
+        points=(0,) * 36,
+        teams=(0, 1, 1),
+        won_points=(0, 0, 0),
+        won_tricks=(0, 0, 0),
+        declarer=0,
+        misere=False,
     )
     for seed in range(20):
         hands = sample_hands(k, random.Random(seed))
@@ -158,7 +171,12 @@ def test_every_position_of_random_hands_samples_consistently(n: int) -> None:
                 check_deal(k, sample_hands(k, rng))
                 others = [s for s in range(n) if s != k.seat]
                 cards = list(card_ints(k.unknown))
-                owner = match_cards(cards, {c: [s for s in others if k.allowed[s] >> c & 1] for c in cards}, {s: k.sizes[s] for s in others}, rng)
+                owner = match_cards(
+                    cards,
+                    {c: [s for s in others if k.allowed[s] >> c & 1] for c in cards},
+                    {s: k.sizes[s] for s in others},
+                    rng,
+                )
                 assert owner is not None
                 hands = [0] * n
                 hands[k.seat] = k.hand

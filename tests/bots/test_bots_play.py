@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from bots_helpers import SOAK, any_ruleset, contracts_for, new_state, play_out
@@ -91,7 +91,7 @@ def search_bid_fixed(view: SeatView, rs: RuleSet, seed: int) -> int:
     rng = random.Random(seed)
     contracts = [c for _, _, c in announcements(view, rs)]
     estimates = estimate_by_playouts(view, rs, contracts[:3], rng, 1000, max_samples=3)
-    estimates.update({c: 0.0 for c in contracts[3:]})
+    estimates.update(dict.fromkeys(contracts[3:], 0.0))
     return decide(view, rs, estimates, {})
 
 

@@ -16,7 +16,9 @@ from scorekeeper.game.rulesets import RuleSet, default_ruleset
 TEAMS = default_ruleset("teams")
 
 
-def bid(rs: RuleSet, hand: str, open_rows: tuple[tuple[str, ...], ...] = (), scores: dict | None = None, level: str = "easy") -> int:
+def bid(
+    rs: RuleSet, hand: str, open_rows: tuple[tuple[str, ...], ...] = (), scores: dict | None = None, level: str = "easy"
+) -> int:
     """Seat 0 is forehand (dealer is the last seat) and holds ``hand``."""
     dealer = rs.n_players - 1
     state = HandState(HandSetup(rs, dealer, open_rows), deck_for({0: hand}, rs.n_players, dealer=dealer))
@@ -31,7 +33,11 @@ def announced(rs: RuleSet, action: int) -> tuple[str, Contract]:
 
 @pytest.mark.parametrize(
     ("hand", "trump"),
-    [("HJ H9 HA H7 H6 SA C6 D7 S8", Suit.HEARTS), ("SJ S9 SK S8 CA C7 D6 DK H8", Suit.SPADES), ("CJ C9 CT C7 C6 DA D8 S7 H7", Suit.CLUBS)],
+    [
+        ("HJ H9 HA H7 H6 SA C6 D7 S8", Suit.HEARTS),
+        ("SJ S9 SK S8 CA C7 D6 DK H8", Suit.SPADES),
+        ("CJ C9 CT C7 C6 DA D8 S7 H7", Suit.CLUBS),
+    ],
 )
 def test_trumps_with_the_jack_and_nine(hand: str, trump: Suit) -> None:
     _, contract = announced(TEAMS, bid(TEAMS, hand))

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
@@ -50,8 +51,9 @@ def live_server(db_url: str) -> Iterator[str]:
     from scorekeeper.app import create_app
     from scorekeeper.extensions import db
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "e2e-secret", "SQLALCHEMY_DATABASE_URI": db_url,
-                      "WTF_CSRF_ENABLED": True})
+    app = create_app(
+        {"TESTING": True, "SECRET_KEY": "e2e-secret", "SQLALCHEMY_DATABASE_URI": db_url, "WTF_CSRF_ENABLED": True}
+    )
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -72,7 +74,9 @@ def phone(chromium: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def make() -> Any:
-        ctx = chromium.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB")
+        ctx = chromium.new_context(
+            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB"
+        )
         contexts.append(ctx)
         return ctx.new_page()
 

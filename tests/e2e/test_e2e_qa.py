@@ -109,7 +109,8 @@ def _fill_long_slate(page: Any, rows: list[tuple[str, str, str]]) -> None:
         page.select_option("select[name=row]", row)
         if page.locator("[data-played-as]").is_visible():
             value = page.eval_on_selector_all(
-                "#played_as option", "os => os.filter(o => o.value && !o.disabled).map(o => o.value).pop()")
+                "#played_as option", "os => os.filter(o => o.value && !o.disabled).map(o => o.value).pop()"
+            )
             page.select_option("select[name=played_as]", value)
         page.fill("input[name=declarer_points]", points)
         page.click(".record button[type=submit]")
@@ -133,11 +134,14 @@ def test_long_words_and_names_fit_a_360_px_slate(live_server: str, phone: Any, l
         _shot(page, f"qa-after-{variant}-slate-{lang}-360")
         # row labels break only at spaces and soft hyphens, so they never overflow their cell
         widths = page.eval_on_selector_all(
-            ".slate th.rowlabel", "els => els.map(e => [e.textContent.trim(), e.scrollWidth, e.clientWidth])")
+            ".slate th.rowlabel", "els => els.map(e => [e.textContent.trim(), e.scrollWidth, e.clientWidth])"
+        )
         assert all(sw <= cw + 1 for _t, sw, cw in widths), widths
         # long names are cut with an ellipsis in the header, never broken mid-letter
         styles = page.eval_on_selector_all(
-            ".slate thead th .name", "els => els.map(e => [getComputedStyle(e).textOverflow, getComputedStyle(e).whiteSpace])")
+            ".slate thead th .name",
+            "els => els.map(e => [getComputedStyle(e).textOverflow, getComputedStyle(e).whiteSpace])",
+        )
         assert styles and all(s == ["ellipsis", "nowrap"] for s in styles), styles
         heads = page.locator(".slate thead th[title]")
         assert heads.first.get_attribute("title") in (names[0], f"{names[0]} & {names[2]}")
@@ -209,7 +213,9 @@ def test_turn_guide_says_who_chooses_when_the_forehand_is_full(live_server: str,
     write, _view = _circle(page, live_server)
     _start(page, write, "three", ["Anna", "Beat", "Cécile"])
     rows = page.eval_on_selector_all("select[name=row] option", "os => os.filter(o => o.value).map(o => o.value)")
-    _fill_long_slate(page, [("Beat", key, "100") for key in rows] + [("Anna", rows[0], "90"), ("Cécile", rows[0], "70")])
+    _fill_long_slate(
+        page, [("Beat", key, "100") for key in rows] + [("Anna", rows[0], "90"), ("Cécile", rows[0], "70")]
+    )
     guide = " ".join(page.locator(".guide").inner_text().split())
     assert "Anna deals. Beat (forehand) is full; Cécile chooses first." in guide
     page.locator(".guide").scroll_into_view_if_needed()

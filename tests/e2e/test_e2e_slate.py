@@ -123,4 +123,7 @@ def test_record_form_offers_what_fits_the_declarer_and_row(live_server: str, pho
     one.fill("input[name=defender_points]", "57")
     assert one.input_value("input[name=declarer_points]") == "100"  # 157 - 57
     one.check("input[name=match]")
-    assert (one.input_value("input[name=declarer_points]"), one.input_value("input[name=defender_points]")) == ("157", "0")
+    assert (one.input_value("input[name=declarer_points]"), one.input_value("input[name=defender_points]")) == (
+        "157",
+        "0",
+    )

@@ -86,7 +86,8 @@ def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) ->
                 continue
             mover.locator(".hand .card.legal").first.click()
         mover.wait_for_function(
-            f"(document.querySelector('#seat-live') || {{}}).dataset?.version !== '{before}'", timeout=10_000)
+            f"(document.querySelector('#seat-live') || {{}}).dataset?.version !== '{before}'", timeout=10_000
+        )
         moves += 1
         if moves == 8:
             mover.screenshot(path=str(SHOTS / "table-mid-hand-360.png"), full_page=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from scorekeeper.engine import HandSetup, HandState, announce_action
 from scorekeeper.engine.actions import CONTRACTS
@@ -50,7 +50,7 @@ def deck_for(hands: dict[int, str], n_players: int, dealer: int = 0, seed: int =
         full[seat] = cs
     first = (dealer + 1) % n_players
     deck = []
-    taken = {s: 0 for s in range(n_players)}
+    taken = dict.fromkeys(range(n_players), 0)
     for i in range(36):
         seat = (first + i // 3) % n_players
         deck.append(full[seat][taken[seat]])
@@ -59,7 +59,12 @@ def deck_for(hands: dict[int, str], n_players: int, dealer: int = 0, seed: int =
 
 
 def start(
-    contract: Contract, n_players: int = 4, deck: Sequence[int] | None = None, dealer: int = 0, seed: int = 0, teams: bool = False
+    contract: Contract,
+    n_players: int = 4,
+    deck: Sequence[int] | None = None,
+    dealer: int = 0,
+    seed: int = 0,
+    teams: bool = False,
 ) -> HandState:
     """A hand where forehand (seat dealer+1) announces ``contract`` at once."""
     rs = any_ruleset(n_players, teams)

@@ -9,7 +9,7 @@ from scorekeeper.engine.errors import IllegalCard
 from scorekeeper.engine.rules import explain_in_trick, legal_in_trick, trick_winner
 from scorekeeper.engine.tables import POINTS, mode_id, valuation_id
 from scorekeeper.game.cards import Card, Suit, cards_of, mask_of, parse_cards
-from scorekeeper.game.contracts import OBE, UNE, TrickMode, Mode, all_contracts, Kind
+from scorekeeper.game.contracts import OBE, UNE, Kind, Mode, TrickMode, all_contracts
 
 H = TrickMode(Mode.TRUMP, Suit.HEARTS)
 TUTTI = TrickMode(Mode.TUTTI)

@@ -14,8 +14,11 @@ ALL = [c for k in Kind for c in all_contracts(k)]
 # --- cards -------------------------------------------------------------------------
 def test_card_numbering_and_notation() -> None:
     assert len(ALL_CARDS) == 36 and Card.of(Suit.HEARTS, Rank.NINE) == 3 * 9 + 3
-    assert parse_cards("H9 SA DT") == [Card.of(Suit.HEARTS, Rank.NINE), Card.of(Suit.SPADES, Rank.ACE),
-                                       Card.of(Suit.DIAMONDS, Rank.TEN)]
+    assert parse_cards("H9 SA DT") == [
+        Card.of(Suit.HEARTS, Rank.NINE),
+        Card.of(Suit.SPADES, Rank.ACE),
+        Card.of(Suit.DIAMONDS, Rank.TEN),
+    ]
     assert cards_of(mask_of(ALL_CARDS)) == list(ALL_CARDS)
     assert card_name(Card.of(Suit.HEARTS, Rank.ACE), DeckStyle.SWISS, "de") == "Rose Ass"
     assert card_name(Card.of(Suit.HEARTS, Rank.ACE), DeckStyle.FRENCH, "en") == "ace of hearts"
@@ -29,8 +32,22 @@ def test_every_contract_code_round_trips() -> None:
     assert Contract.parse("  SUIT:h ") == Contract(Kind.SUIT, suit=Suit.HEARTS)
 
 
-@pytest.mark.parametrize("bad", ["", "suit", "suit:X", "obenabe:H", "slalom", "riesenslalom:obenabe:6",
-                                 "misere", "misere:tutti", "misere:slalom", "komisch:1", "zwack"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "suit",
+        "suit:X",
+        "obenabe:H",
+        "slalom",
+        "riesenslalom:obenabe:6",
+        "misere",
+        "misere:tutti",
+        "misere:slalom",
+        "komisch:1",
+        "zwack",
+    ],
+)
 def test_bad_contract_codes(bad: str) -> None:
     with pytest.raises(ValueError):
         Contract.parse(bad)
@@ -145,8 +162,13 @@ def test_factors_are_editable_per_evening() -> None:
 
 @pytest.mark.parametrize("variant", list(Variant))
 def test_ruleset_dict_round_trip(variant: Variant) -> None:
-    rs = default_ruleset(variant, barrel=BarrelRule.BOOK, undenufe_six11=True, deck=DeckStyle.FRENCH,
-                         stake=Stake(rappen=50, per_points=5, round_to=10))
+    rs = default_ruleset(
+        variant,
+        barrel=BarrelRule.BOOK,
+        undenufe_six11=True,
+        deck=DeckStyle.FRENCH,
+        stake=Stake(rappen=50, per_points=5, round_to=10),
+    )
     again = RuleSet.from_dict(rs.to_dict())
     assert again == rs
     assert again.to_dict() == rs.to_dict()

@@ -62,8 +62,20 @@ def babel_keywords() -> list[str]:
 
 def extract(pot: Path) -> Catalog:
     """Extract every marked message of the sources into ``pot``, as ``make translations-update`` does."""
-    cmd = [sys.executable, "-m", "babel.messages.frontend", "-q", "extract", "-F", str(BABEL_CFG),
-           *babel_keywords(), "--no-wrap", "-o", str(pot), "."]
+    cmd = [
+        sys.executable,
+        "-m",
+        "babel.messages.frontend",
+        "-q",
+        "extract",
+        "-F",
+        str(BABEL_CFG),
+        *babel_keywords(),
+        "--no-wrap",
+        "-o",
+        str(pot),
+        ".",
+    ]
     done = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     with pot.open("rb") as fh:

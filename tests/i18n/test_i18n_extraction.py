@@ -11,9 +11,9 @@ import importlib
 import pkgutil
 
 import pytest
+from i18n_support import LOCALES, ROOT, babel_keywords, extract, ids, load_catalog
 
 import scorekeeper
-from i18n_support import LOCALES, ROOT, babel_keywords, extract, ids, load_catalog
 from scorekeeper.game.errors import RuleError
 
 
@@ -40,7 +40,12 @@ def test_extraction_finds_python_templates_and_rule_errors(extracted: dict[str, 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_source_message_is_in_the_catalog(locale: str, extracted: dict[str, set[str]]) -> None:
     catalog = load_catalog(locale)
-    translated = {msgid for m in catalog if m.id and all(s.strip() for s in (m.string if isinstance(m.string, tuple) else (m.string,))) for msgid in ids(m)}
+    translated = {
+        msgid
+        for m in catalog
+        if m.id and all(s.strip() for s in (m.string if isinstance(m.string, tuple) else (m.string,)))
+        for msgid in ids(m)
+    }
     missing = sorted(set(extracted) - translated)
     report = "\n".join(f"  {msgid!r}  ({', '.join(sorted(extracted[msgid]))})" for msgid in missing)
     assert not missing, (
@@ -89,7 +94,7 @@ def test_the_scan_tells_marked_from_bare_messages() -> None:
         'raise RuleError(N_("Marked."), "ok")\n'
         'raise RuleError("Bare.", "bad")\n'
         'raise errors.NotFound(message=f"Bare {x}.")\n'
-        'raise RuleError(MESSAGES[code], code)\n'
+        "raise RuleError(MESSAGES[code], code)\n"
         'raise ValueError("not for users")\n'
     )
     assert unmarked_calls(source, {"RuleError", "NotFound"}) == [2, 3]

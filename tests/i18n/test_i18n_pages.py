@@ -9,8 +9,8 @@ from html.parser import HTMLParser
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-
 from i18n_support import load_catalog
+
 from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.i18n import LANGUAGES
@@ -34,7 +34,9 @@ def make_evening(app: Flask, deck: str = "swiss", hands: list[HandEntry] = ()) -
     with app.app_context():
         circle, write, view = circle_service.create_circle("Donnerstagsjass")
         ruleset = default_ruleset(Variant.THREE, deck=deck)
-        ev = evening_service.start_evening(circle, ruleset=ruleset, player_names=NAMES, first_dealer=0, request_id="start-1")
+        ev = evening_service.start_evening(
+            circle, ruleset=ruleset, player_names=NAMES, first_dealer=0, request_id="start-1"
+        )
         for i, entry in enumerate(hands):
             ev = evening_service.record_hand(ev, entry, expected_version=ev.version, request_id=f"hand-{i}")
         return write, view, ev.public_id
@@ -44,7 +46,7 @@ def whole_evening() -> list[HandEntry]:
     """Thirty valid hands of a three-player evening, no ties: seat 1 always makes 60, seat 2 70, seat 0 80."""
     ruleset = default_ruleset(Variant.THREE)
     hands: list[HandEntry] = []
-    for i in range(ruleset.n_hands):
+    for _i in range(ruleset.n_hands):
         slate = Slate.build(ruleset, 0, hands)
         seat = slate.eligible_seats()[0]
         row = ruleset.row(slate.open_rows(ruleset.side_of(seat))[0])
@@ -90,7 +92,10 @@ def visible_texts(page: str) -> list[str]:
 
 
 def flashes(page: str) -> list[str]:
-    return [html.unescape(re.sub(r"\s+", " ", m).strip()) for m in re.findall(r'<p class="flash flash-\w+">(.*?)</p>', page, re.S)]
+    return [
+        html.unescape(re.sub(r"\s+", " ", m).strip())
+        for m in re.findall(r'<p class="flash flash-\w+">(.*?)</p>', page, re.S)
+    ]
 
 
 def rows_shown(page: str) -> list[str]:
@@ -116,8 +121,18 @@ def test_circle_and_slate_pages_in_swiss_german(app: Flask, client: FlaskClient)
     for text in ("Abend beginnen", "Laufender Abend", "Spieler", "Verlauf", "Drei Spieler (Striche und Härdöpfel)"):
         assert text in circle, text
     slate = client.get(f"/c/{write}/e/{ev}", headers=DE).text
-    for text in ("Spiel eintragen", "Auf die Tafel schreiben", "Punkte Ansager", "Punkte Gegner", "Gegenmatch (kein Stich)",
-                 "ist Vorhand und wählt zuerst.", "gibt.", "So geht das Fass heute", "Fass (Buch-Regel)", "Total"):
+    for text in (
+        "Spiel eintragen",
+        "Auf die Tafel schreiben",
+        "Punkte Ansager",
+        "Punkte Gegner",
+        "Gegenmatch (kein Stich)",
+        "ist Vorhand und wählt zuerst.",
+        "gibt.",
+        "So geht das Fass heute",
+        "Fass (Buch-Regel)",
+        "Total",
+    ):
         assert text in slate, text
     assert "Record a hand" not in slate and "is forehand" not in slate
 
@@ -141,8 +156,15 @@ def test_switch_sets_a_cookie_that_sticks(app: Flask, client: FlaskClient) -> No
 
 def test_the_switch_is_on_every_page(app: Flask, client: FlaskClient) -> None:
     write, view, ev = make_evening(app, hands=[HandEntry("suit_H", 1, None, 100, 57)])
-    pages = ["/", f"/c/{write}", f"/c/{write}/start?variant=three", f"/c/{write}/e/{ev}",
-             f"/c/{write}/e/{ev}/entries/0", f"/c/{view}/e/{ev}", "/no/such/page"]
+    pages = [
+        "/",
+        f"/c/{write}",
+        f"/c/{write}/start?variant=three",
+        f"/c/{write}/e/{ev}",
+        f"/c/{write}/e/{ev}/entries/0",
+        f"/c/{view}/e/{ev}",
+        "/no/such/page",
+    ]
     for path in pages:
         de = client.get(path, headers=DE).text
         assert 'href="/lang/en"' in de and f'aria-current="true">{LANGUAGES["de_CH"]}<' in de, path
@@ -155,12 +177,29 @@ def test_no_english_left_on_german_pages(app: Flask, client: FlaskClient) -> Non
     made once at import time instead of per request)."""
     catalog = load_catalog("de_CH")
     english = {m.id for m in catalog if m.id and isinstance(m.id, str) and m.string != m.id}
-    write, view, ev = make_evening(app, hands=[HandEntry("suit_H", 1, None, 100, 57), HandEntry("suit_C", 2, None, 80, 77)])
-    pages = ["/", f"/c/{write}", f"/c/{write}/start?variant=three", f"/c/{write}/start?variant=teams",
-             f"/c/{write}/e/{ev}", f"/c/{write}/e/{ev}/entries/1", f"/c/{view}/e/{ev}", "/no/such/page"]
+    write, view, ev = make_evening(
+        app, hands=[HandEntry("suit_H", 1, None, 100, 57), HandEntry("suit_C", 2, None, 80, 77)]
+    )
+    pages = [
+        "/",
+        f"/c/{write}",
+        f"/c/{write}/start?variant=three",
+        f"/c/{write}/start?variant=teams",
+        f"/c/{write}/e/{ev}",
+        f"/c/{write}/e/{ev}/entries/1",
+        f"/c/{view}/e/{ev}",
+        "/no/such/page",
+    ]
     done_write, _done_view, done = make_evening(app, hands=whole_evening())
     result = client.get(f"/c/{done_write}/e/{done}", headers=DE).text
-    for text in ("Resultat", "Sieger: Anna", "Striche netto", "| = Strich, o = Härdöpfel.", "Wer zahlt wem", "Beat zahlt an Anna"):
+    for text in (
+        "Resultat",
+        "Sieger: Anna",
+        "Striche netto",
+        "| = Strich, o = Härdöpfel.",
+        "Wer zahlt wem",
+        "Beat zahlt an Anna",
+    ):
         assert text in result, text
     pages.append(f"/c/{done_write}/e/{done}")
     leftovers = {}
@@ -174,9 +213,18 @@ def test_no_english_left_on_german_pages(app: Flask, client: FlaskClient) -> Non
 
 # --- rule errors ---------------------------------------------------------------------
 def _post_bad_sum(client: FlaskClient, write: str, ev: str, headers: dict[str, str]) -> str:
-    r = client.post(f"/c/{write}/e/{ev}/hands", headers=headers, data={
-        "declarer": "1", "row": "suit_H", "declarer_points": "100", "defender_points": "50",
-        "expected_version": "0", "request_id": "bad-sum-1"})
+    r = client.post(
+        f"/c/{write}/e/{ev}/hands",
+        headers=headers,
+        data={
+            "declarer": "1",
+            "row": "suit_H",
+            "declarer_points": "100",
+            "defender_points": "50",
+            "expected_version": "0",
+            "request_id": "bad-sum-1",
+        },
+    )
     assert r.status_code == 422
     return r.text
 
@@ -196,8 +244,13 @@ def field_errors(page: str) -> list[str]:
 
 def test_form_errors_in_german(app: Flask, client: FlaskClient) -> None:
     write, _view, ev = make_evening(app)
-    data = {"row": "suit_H", "declarer_points": "", "defender_points": "57", "expected_version": "0",
-            "request_id": "x-12345678"}
+    data = {
+        "row": "suit_H",
+        "declarer_points": "",
+        "defender_points": "57",
+        "expected_version": "0",
+        "request_id": "x-12345678",
+    }
     de = client.post(f"/c/{write}/e/{ev}/hands", headers=DE, data=data)
     assert de.status_code == 422
     assert {"Wer hat angesagt?", "Gib die Punkte des Ansagers ein (0 bis 157)."} <= set(field_errors(de.text))
@@ -207,8 +260,17 @@ def test_form_errors_in_german(app: Flask, client: FlaskClient) -> None:
 
 def test_rule_error_in_the_json_api(app: Flask, client: FlaskClient) -> None:
     write, _view, ev = make_evening(app)
-    body = {"expected_version": 0, "request_id": "api-bad-sum", "declarer_seat": 1, "row_key": "suit_H",
-            "played_as": None, "declarer_points": 100, "defender_points": 50, "match": False, "countermatch": False}
+    body = {
+        "expected_version": 0,
+        "request_id": "api-bad-sum",
+        "declarer_seat": 1,
+        "row_key": "suit_H",
+        "played_as": None,
+        "declarer_points": 100,
+        "defender_points": 50,
+        "match": False,
+        "countermatch": False,
+    }
     auth = {"Authorization": f"Bearer {write}"}
     de = client.post(f"/api/v1/evenings/{ev}/hands", json=body, headers={**auth, "Accept-Language": "de-CH"})
     assert de.status_code == 422
@@ -216,9 +278,15 @@ def test_rule_error_in_the_json_api(app: Flask, client: FlaskClient) -> None:
     assert error["code"] == "points_sum"
     assert error["message"] == "Die Punkte von Ansager und Gegnern müssen zusammen 157 ergeben (100 + 50 = 150)."
     en = client.post(f"/api/v1/evenings/{ev}/hands", json=body, headers={**auth, "Accept-Language": "en"})
-    assert en.get_json()["error"] == {**error, "message": "Declarer's and defenders' points must add up to 157 (100 + 50 = 150)."}
-    missing = client.post(f"/api/v1/evenings/{ev}/hands", json={k: v for k, v in body.items() if k != "declarer_seat"},
-                          headers={**auth, "Accept-Language": "de-CH"})
+    assert en.get_json()["error"] == {
+        **error,
+        "message": "Declarer's and defenders' points must add up to 157 (100 + 50 = 150).",
+    }
+    missing = client.post(
+        f"/api/v1/evenings/{ev}/hands",
+        json={k: v for k, v in body.items() if k != "declarer_seat"},
+        headers={**auth, "Accept-Language": "de-CH"},
+    )
     assert missing.status_code == 400 and missing.get_json()["error"]["message"].startswith("Das Feld ")
 
 
@@ -235,10 +303,18 @@ def test_suit_rows_follow_the_deck_in_both_languages(app: Flask, client: FlaskCl
 
 
 @pytest.mark.parametrize(("deck", "de_row", "en_row"), [("swiss", "Rose", "Roses"), ("french", "Herz", "Hearts")])
-def test_suit_in_a_rule_error_follows_the_deck(app: Flask, client: FlaskClient, deck: str, de_row: str, en_row: str) -> None:
+def test_suit_in_a_rule_error_follows_the_deck(
+    app: Flask, client: FlaskClient, deck: str, de_row: str, en_row: str
+) -> None:
     write, _view, ev = make_evening(app, deck, hands=[HandEntry("suit_H", 1, None, 100, 57)])
-    data = {"declarer": "1", "row": "suit_H", "declarer_points": "90", "defender_points": "67",
-            "expected_version": "1", "request_id": "again-0001"}
+    data = {
+        "declarer": "1",
+        "row": "suit_H",
+        "declarer_points": "90",
+        "defender_points": "67",
+        "expected_version": "1",
+        "request_id": "again-0001",
+    }
     de = client.post(f"/c/{write}/e/{ev}/hands", headers=DE, data=data)
     assert de.status_code == 422
     assert f"Die Zeile «{de_row}» ist für diesen Spieler oder dieses Team schon gefüllt." in flashes(de.text)

@@ -6,13 +6,15 @@ in batch mode with foreign keys off)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from flask import Flask
 from sqlalchemy import create_engine, inspect, select, text
 
 from scorekeeper.config import MIGRATIONS_DIR
@@ -21,8 +23,6 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
 from scorekeeper.scoring import HandEntry
 from scorekeeper.services import circles, evenings
-
-from flask import Flask
 
 SCRIPTS = ScriptDirectory(str(MIGRATIONS_DIR))
 HEAD = SCRIPTS.get_current_head()
@@ -96,23 +96,39 @@ def _fill(app: Flask) -> tuple[str, list[int]]:
     """A circle with an ended three-player evening (hands, correction, undo, cuts) and an open team evening."""
     with app.app_context():
         circle, _w, _v = circles.create_circle("Migrationsrunde")
-        ev = evenings.start_evening(circle, ruleset=default_ruleset(Variant.THREE),
-                                    player_names=["Anna", "Beat", "Carla"], first_dealer=0, request_id="s1")
-        for i, (row, seat, pts) in enumerate([("suit_C", 0, 90), ("suit_C", 1, 90), ("suit_C", 2, 50),
-                                               ("suit_H", 0, 157), ("suit_H", 1, 3)]):
+        ev = evenings.start_evening(
+            circle,
+            ruleset=default_ruleset(Variant.THREE),
+            player_names=["Anna", "Beat", "Carla"],
+            first_dealer=0,
+            request_id="s1",
+        )
+        for i, (row, seat, pts) in enumerate(
+            [("suit_C", 0, 90), ("suit_C", 1, 90), ("suit_C", 2, 50), ("suit_H", 0, 157), ("suit_H", 1, 3)]
+        ):
             match = pts == 157
-            ev = evenings.record_hand(ev, HandEntry(row, seat, None, pts, 157 - pts, match=match),
-                                      expected_version=ev.version, request_id=f"h{i}", author="Anna")
-        ev = evenings.correct_entry(ev, 4, HandEntry("suit_H", 1, None, 13, 144),
-                                    expected_version=ev.version, request_id="c1", author="Beat")
+            ev = evenings.record_hand(
+                ev,
+                HandEntry(row, seat, None, pts, 157 - pts, match=match),
+                expected_version=ev.version,
+                request_id=f"h{i}",
+                author="Anna",
+            )
+        ev = evenings.correct_entry(
+            ev, 4, HandEntry("suit_H", 1, None, 13, 144), expected_version=ev.version, request_id="c1", author="Beat"
+        )
         ev = evenings.undo_last(ev, expected_version=ev.version, request_id="u1")
-        ev = evenings.end_evening(ev, early=True, expected_version=ev.version, request_id="e1",
-                                  rng=random.Random(1))
-        open_ev = evenings.start_evening(circle, ruleset=default_ruleset(Variant.TEAMS),
-                                         player_names=["Anna", "Beat", "Dölf", "Carla"], first_dealer=3,
-                                         request_id="s2")
-        open_ev = evenings.record_hand(open_ev, HandEntry("suit_H", 1, None, 129, 28),
-                                       expected_version=0, request_id="t1")
+        ev = evenings.end_evening(ev, early=True, expected_version=ev.version, request_id="e1", rng=random.Random(1))
+        open_ev = evenings.start_evening(
+            circle,
+            ruleset=default_ruleset(Variant.TEAMS),
+            player_names=["Anna", "Beat", "Dölf", "Carla"],
+            first_dealer=3,
+            request_id="s2",
+        )
+        open_ev = evenings.record_hand(
+            open_ev, HandEntry("suit_H", 1, None, 129, 28), expected_version=0, request_id="t1"
+        )
         outcome = evenings.result(ev)
         assert outcome is not None
         public_id, money = ev.public_id, list(outcome[1].net)

@@ -5,7 +5,7 @@ package is tested on its own; the web layer's translated builder has its own tes
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.rulesets import RuleSet, Variant
@@ -15,8 +15,16 @@ from scorekeeper.scoring import Cut, HandEntry, Result, Slate, draw_cut, final_r
 NAMES = ("Anna", "Beat", "Cla", "Dora")
 
 
-def play(ruleset: RuleSet, hands: int | None = None, *, seed: int = 7, first_dealer: int = 0,
-         tie_row: str | None = None, matches: int = 1, countermatches: int = 1) -> Slate:
+def play(
+    ruleset: RuleSet,
+    hands: int | None = None,
+    *,
+    seed: int = 7,
+    first_dealer: int = 0,
+    tie_row: str | None = None,
+    matches: int = 1,
+    countermatches: int = 1,
+) -> Slate:
     """A slate after ``hands`` plausible hands (all when None): the next side with open rows
     declares a random open row; ``matches`` matches and ``countermatches`` countermatches early
     on; every side writes the same value in ``tie_row`` when given."""
@@ -69,27 +77,36 @@ def _group(ruleset: RuleSet, key: str) -> int:
     return 0 if row.suit is not None else (2 if row.is_joker else 1)
 
 
-def picture(ruleset: RuleSet, slate: Slate, result: Result | None = None, *,
-            names: Sequence[str] = NAMES, title: str = "Donnschtig-Jass") -> SlatePicture:
+def picture(
+    ruleset: RuleSet,
+    slate: Slate,
+    result: Result | None = None,
+    *,
+    names: Sequence[str] = NAMES,
+    title: str = "Donnschtig-Jass",
+) -> SlatePicture:
     """A plain English picture of ``slate`` (and its result, once decided)."""
     three = ruleset.variant is Variant.THREE
     sides = [" & ".join(names[s] for s in ruleset.seats_of(side)) for side in range(ruleset.n_sides)]
     rows = []
     for i, row in enumerate(ruleset.rows):
         cells = [slate.cell(row.key, s) for s in range(ruleset.n_sides)]
-        notes = tuple(c.contract.code if c is not None and c.contract is not None and row.is_choice else ""
-                      for c in cells)
+        notes = tuple(
+            c.contract.code if c is not None and c.contract is not None and row.is_choice else "" for c in cells
+        )
         nxt = ruleset.rows[i + 1] if i + 1 < len(ruleset.rows) else None
         rr = result.rows[i] if result is not None else None
-        rows.append(PictureRow(
-            label=_label(ruleset, row.key),
-            factor="" if three else f"×{row.factor}",
-            cells=tuple("" if c is None else str(c.value) for c in cells),
-            notes=notes if any(notes) else (),
-            marks=tuple(Marks(s, p) for s, p in rr.marks) if three and rr is not None else (),
-            group_end=nxt is not None and _group(ruleset, nxt.key) != _group(ruleset, row.key),
-            cut="" if rr is None or rr.cut is None else f"cut won by {sides[rr.cut.winner]}",
-        ))
+        rows.append(
+            PictureRow(
+                label=_label(ruleset, row.key),
+                factor="" if three else f"×{row.factor}",
+                cells=tuple("" if c is None else str(c.value) for c in cells),
+                notes=notes if any(notes) else (),
+                marks=tuple(Marks(s, p) for s, p in rr.marks) if three and rr is not None else (),
+                group_end=nxt is not None and _group(ruleset, nxt.key) != _group(ruleset, row.key),
+                cut="" if rr is None or rr.cut is None else f"cut won by {sides[rr.cut.winner]}",
+            )
+        )
     match: tuple[Marks, ...] = ()
     if three:
         match = tuple(Marks(s - min(s, p), p - min(s, p), min(s, p)) for s, p in slate.match_marks)

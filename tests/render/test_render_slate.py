@@ -18,8 +18,7 @@ from PIL import Image, ImageChops
 from render_helpers import decide, picture, play
 
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.render import WIDTH, Marks, PictureRow, SlatePicture, picture_height, render_slate
-from scorekeeper.render import slate_png
+from scorekeeper.render import WIDTH, Marks, PictureRow, SlatePicture, picture_height, render_slate, slate_png
 from scorekeeper.render.chalk import BOARD, FONT_DIR
 from scorekeeper.render.slate_png import FRAME
 
@@ -36,7 +35,7 @@ def _open(png: bytes) -> Image.Image:
 
 
 def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tol: int) -> bool:
-    return all(abs(a - b) <= tol for a, b in zip(pixel, colour))
+    return all(abs(a - b) <= tol for a, b in zip(pixel, colour, strict=False))
 
 
 def _chalk(img: Image.Image, box: tuple[float, float, float, float]) -> int:
@@ -84,10 +83,17 @@ def test_sizes_follow_the_rows() -> None:
 def _marks_picture(marks: tuple[Marks, ...], match: tuple[Marks, ...]) -> SlatePicture:
     row = PictureRow("Eichle", "", ("120", "80", "40"), marks=marks)
     return SlatePicture(
-        title="Test", date="29.11.2026", variant="Three players", columns=("Anna", "Beat", "Cla"),
+        title="Test",
+        date="29.11.2026",
+        variant="Three players",
+        columns=("Anna", "Beat", "Cla"),
         rows=(row, PictureRow("Rose", "", ("90", "91", "92"), marks=(Marks(), Marks(), Marks()))),
-        totals_label="Points", totals=("210", "171", "132"),
-        match_label="Match", match=match, net_label="Net sticks", net=("+4", "0", "−4"),
+        totals_label="Points",
+        totals=("210", "171", "132"),
+        match_label="Match",
+        match=match,
+        net_label="Net sticks",
+        net=("+4", "0", "−4"),
     )
 
 
@@ -184,7 +190,9 @@ def test_render_imports_no_web_framework() -> None:
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    bad = [m for m in json.loads(out) if m.split(".")[0] in ("flask", "sqlalchemy", "wtforms", "werkzeug", "flask_babel")]
+    bad = [
+        m for m in json.loads(out) if m.split(".")[0] in ("flask", "sqlalchemy", "wtforms", "werkzeug", "flask_babel")
+    ]
     assert bad == []
 
 

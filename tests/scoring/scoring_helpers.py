@@ -14,8 +14,15 @@ def contracts_for(row: Row) -> list[Contract]:
     return [c for k in row.kinds for c in all_contracts(k) if row.allows(c)]
 
 
-def hand(row: str, seat: int, points: int, *, contract: Contract | None = None, match: bool = False,
-         countermatch: bool = False) -> HandEntry:
+def hand(
+    row: str,
+    seat: int,
+    points: int,
+    *,
+    contract: Contract | None = None,
+    match: bool = False,
+    countermatch: bool = False,
+) -> HandEntry:
     return HandEntry(row, seat, contract, points, 157 - points, match=match, countermatch=countermatch)
 
 
@@ -47,8 +54,9 @@ def random_entry(ruleset: RuleSet, slate: Slate, rng: random.Random, *, seich_ra
     return HandEntry(row.key, seat, contract, points, 157 - points)
 
 
-def random_evening(ruleset: RuleSet, rng: random.Random, *, first_dealer: int = 0, stop: int | None = None,
-                   seich_rate: float = 0.1) -> list[HandEntry]:
+def random_evening(
+    ruleset: RuleSet, rng: random.Random, *, first_dealer: int = 0, stop: int | None = None, seich_rate: float = 0.1
+) -> list[HandEntry]:
     """Valid entries of a whole evening (or its first ``stop`` hands)."""
     entries: list[HandEntry] = []
     slate = Slate.build(ruleset, first_dealer, entries)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from scoring_helpers import contracts_for, hand
+from scoring_helpers import contracts_for
 
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.rulesets import Variant, default_ruleset
@@ -138,8 +138,11 @@ def test_cut_round_trips_through_a_dict() -> None:
 
 def test_early_end_counts_only_rows_filled_by_all() -> None:
     entries = [
-        _entry(THREE, "suit_C", ANN, 100), _entry(THREE, "suit_C", BETH, 60), _entry(THREE, "suit_C", CATH, 20),
-        _entry(THREE, "gustav", ANN, 10), _entry(THREE, "gustav", BETH, 157),  # Cath has not played gustav
+        _entry(THREE, "suit_C", ANN, 100),
+        _entry(THREE, "suit_C", BETH, 60),
+        _entry(THREE, "suit_C", CATH, 20),
+        _entry(THREE, "gustav", ANN, 10),
+        _entry(THREE, "gustav", BETH, 157),  # Cath has not played gustav
         _entry(THREE, "joker1", CATH, -1),  # a countermatch counts in the match row at once
     ]
     slate = Slate.build(THREE, 0, entries)
@@ -178,6 +181,11 @@ def test_result_to_dict_is_plain_json() -> None:
     res = final_result(slate, [Cut("suit_H", "high", BETH, drawn=True, order=(BETH, ANN))])
     data = json.loads(json.dumps(res.to_dict()))
     assert data["net"] == list(res.net) and data["winners"] == list(res.winners)  # type: ignore[arg-type]
-    assert data["rows"][1]["cut"] == {"row_key": "suit_H", "end": "high", "winner": BETH, "drawn": True,
-                                      "order": [BETH, ANN]}
+    assert data["rows"][1]["cut"] == {
+        "row_key": "suit_H",
+        "end": "high",
+        "winner": BETH,
+        "drawn": True,
+        "order": [BETH, ANN],
+    }
     assert json.loads(json.dumps(payout(THREE, res).to_dict()))["net"] == payout(THREE, res).net

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+
 import pytest
 from scoring_helpers import min_transfers_brute
 
@@ -67,7 +68,7 @@ def test_solo4_rounding_keeps_zero_sum() -> None:
     pay = payout(rs, _result(rs, (101, 50, 37, 20)))
     assert sum(pay.net) == 0 and all(x % 5 == 0 for x in pay.net)
     exact = [Fraction((4 * t - 208) * 10, 3) for t in (101, 50, 37, 20)]
-    assert all(abs(n - e) < 5 for n, e in zip(pay.net, exact))
+    assert all(abs(n - e) < 5 for n, e in zip(pay.net, exact, strict=False))
 
 
 def test_apportion_largest_remainder_ties_to_lower_seat() -> None:

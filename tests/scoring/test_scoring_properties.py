@@ -95,22 +95,45 @@ def _mutate(rs, slate: Slate, rng: random.Random) -> HandEntry:
     if choice < 0.15:
         return good
     if choice < 0.3:
-        return HandEntry(good.row_key, rng.randrange(-1, rs.n_players + 1), good.contract,
-                         good.declarer_points, good.defender_points, good.match, good.countermatch, good.seich)
+        return HandEntry(
+            good.row_key,
+            rng.randrange(-1, rs.n_players + 1),
+            good.contract,
+            good.declarer_points,
+            good.defender_points,
+            good.match,
+            good.countermatch,
+            good.seich,
+        )
     if choice < 0.45:
         contract = rng.choice([None, *contracts_for(rng.choice(rs.rows))])
         return HandEntry(row.key, rng.randrange(rs.n_players), contract, 70, 87)
     if choice < 0.6:
         d = rng.randint(-5, 162)
-        return HandEntry(good.row_key, good.declarer_seat, good.contract, d, rng.choice([157 - d, rng.randint(-5, 162)]),
-                         rng.random() < 0.2, rng.random() < 0.2)
+        return HandEntry(
+            good.row_key,
+            good.declarer_seat,
+            good.contract,
+            d,
+            rng.choice([157 - d, rng.randint(-5, 162)]),
+            rng.random() < 0.2,
+            rng.random() < 0.2,
+        )
     if choice < 0.75:
         return HandEntry.seich_hand(rng.randrange(rs.n_players))
     if choice < 0.85:
-        return HandEntry(rng.choice([None, row.key, "nope"]), rng.randrange(rs.n_players), None, 0, 0,
-                         seich=rng.random() < 0.5)
-    return HandEntry(row.key, rng.randrange(rs.n_players), good.contract, good.declarer_points,
-                     good.defender_points, good.match, good.countermatch)
+        return HandEntry(
+            rng.choice([None, row.key, "nope"]), rng.randrange(rs.n_players), None, 0, 0, seich=rng.random() < 0.5
+        )
+    return HandEntry(
+        row.key,
+        rng.randrange(rs.n_players),
+        good.contract,
+        good.declarer_points,
+        good.defender_points,
+        good.match,
+        good.countermatch,
+    )
 
 
 def _outcome(fn) -> str | None:
@@ -147,5 +170,5 @@ def test_correction_accepted_exactly_when_the_corrected_list_builds(variant: Var
         prefix = Slate.build(rs, 0, entries[:i])
         entry = _mutate(rs, prefix, rng)
         verdict = _outcome(lambda: verify_entry(rs, slate, entry, replacing=i))
-        built = _outcome(lambda: Slate.build(rs, 0, [*entries[:i], entry, *entries[i + 1:]]))
+        built = _outcome(lambda: Slate.build(rs, 0, [*entries[:i], entry, *entries[i + 1 :]]))
         assert (verdict is None) == (built is None), (verdict, built)

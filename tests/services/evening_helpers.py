@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Iterator
+from collections.abc import Iterator
 
 from scorekeeper.game.contracts import Contract, all_contracts
 from scorekeeper.game.rulesets import RuleSet

@@ -18,11 +18,17 @@ from .evening_helpers import NAMES, rid
 
 def _three(app: Flask) -> Evening:
     circle, _w, _v = circles.create_circle("Runde")
-    ev = evenings.start_evening(circle, ruleset=default_ruleset(Variant.THREE), player_names=list(NAMES[:3]),
-                                first_dealer=0, request_id=rid())
+    ev = evenings.start_evening(
+        circle, ruleset=default_ruleset(Variant.THREE), player_names=list(NAMES[:3]), first_dealer=0, request_id=rid()
+    )
     for seat, pts in enumerate((90, 90, 40)):
-        ev = evenings.record_hand(ev, HandEntry("suit_C", seat, None, pts, 157 - pts), expected_version=ev.version,
-                                  request_id=rid(), digital=seat == 2)
+        ev = evenings.record_hand(
+            ev,
+            HandEntry("suit_C", seat, None, pts, 157 - pts),
+            expected_version=ev.version,
+            request_id=rid(),
+            digital=seat == 2,
+        )
     return ev
 
 
@@ -53,8 +59,9 @@ def test_rows_cannot_be_deleted_or_changed(app: Flask) -> None:
 
 
 ACTIONS = {
-    "correct": lambda ev, v, r: evenings.correct_entry(ev, 2, HandEntry("suit_C", 2, None, 50, 107),
-                                                       expected_version=v, request_id=r),
+    "correct": lambda ev, v, r: evenings.correct_entry(
+        ev, 2, HandEntry("suit_C", 2, None, 50, 107), expected_version=v, request_id=r
+    ),
     "undo": lambda ev, v, r: evenings.undo_last(ev, expected_version=v, request_id=r),
     "cut": lambda ev, v, r: evenings.set_cut(ev, Cut("suit_C", "high", 1, False), expected_version=v, request_id=r),
     "draw": lambda ev, v, r: evenings.draw_cuts(ev, expected_version=v, request_id=r),

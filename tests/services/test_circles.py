@@ -75,11 +75,13 @@ def test_start_evening_checks_and_reuses_players(app: Flask) -> None:
             evenings.start_evening(circle, ruleset=rs, player_names=["A", "B", "C"], first_dealer=0, request_id="")
         assert no_id.value.code == "request_id"
         request_id = rid()
-        ev = evenings.start_evening(circle, ruleset=rs, player_names=["anna", "Beat", "Carla"], first_dealer=2,
-                                    request_id=request_id)
+        ev = evenings.start_evening(
+            circle, ruleset=rs, player_names=["anna", "Beat", "Carla"], first_dealer=2, request_id=request_id
+        )
         assert ev.players[0].id == anna.id and [p.name for p in ev.players] == ["Anna", "Beat", "Carla"]
-        again = evenings.start_evening(circle, ruleset=rs, player_names=["X", "Y", "Z"], first_dealer=0,
-                                       request_id=request_id)
+        again = evenings.start_evening(
+            circle, ruleset=rs, player_names=["X", "Y", "Z"], first_dealer=0, request_id=request_id
+        )
         assert again.id == ev.id  # a double tap starts one evening
         names = db.session.execute(select(Player.name).where(Player.circle_id == circle.id)).scalars().all()
         assert sorted(names) == ["Anna", "Beat", "Carla"]
@@ -94,8 +96,9 @@ def test_the_snapshot_keeps_the_rules_it_was_played_with(app: Flask) -> None:
     with app.app_context():
         circle, _w, _v = circles.create_circle("Runde")
         rs = default_ruleset(Variant.TEAMS, extra_rows=["slalom"], factors={"suit_H": 9})
-        ev = evenings.start_evening(circle, ruleset=rs, player_names=["A", "B", "C", "D"], first_dealer=0,
-                                    request_id=rid())
+        ev = evenings.start_evening(
+            circle, ruleset=rs, player_names=["A", "B", "C", "D"], first_dealer=0, request_id=rid()
+        )
         db.session.expire_all()
         loaded = evenings.ruleset_of(db.session.get(type(ev), ev.id))
         assert loaded.row("suit_H").factor == 9 and loaded.row("slalom").factor == 7
@@ -112,5 +115,7 @@ def test_odd_evening_ids_and_request_ids_never_reach_the_database(app: Flask, od
             evenings.version_of(circle, odd)
         rs = default_ruleset(Variant.THREE)
         with pytest.raises(RuleError) as bad:
-            evenings.start_evening(circle, ruleset=rs, player_names=["A", "B", "C"], first_dealer=0, request_id="a\x00b")
+            evenings.start_evening(
+                circle, ruleset=rs, player_names=["A", "B", "C"], first_dealer=0, request_id="a\x00b"
+            )
         assert bad.value.code == "request_id"

@@ -7,7 +7,8 @@ widened on purpose (a slow ``verify_entry``) so that without the lock (SQLite
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -19,7 +20,6 @@ from scorekeeper.models import AppliedRequest, EntryRow, Evening
 from scorekeeper.scoring import HandEntry
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
-
 from tests.race_helpers import race
 
 from .evening_helpers import NAMES, rid
@@ -30,8 +30,9 @@ WINDOW = 0.3  # seconds each writer spends between reading the slate and writing
 def _start(app: Flask) -> int:
     with app.app_context():
         circle, _w, _v = circles.create_circle("Runde")
-        ev = evenings.start_evening(circle, ruleset=default_ruleset(Variant.TEAMS), player_names=list(NAMES),
-                                    first_dealer=0, request_id=rid())
+        ev = evenings.start_evening(
+            circle, ruleset=default_ruleset(Variant.TEAMS), player_names=list(NAMES), first_dealer=0, request_id=rid()
+        )
         return ev.id
 
 
@@ -61,10 +62,7 @@ def test_two_phones_same_version_one_wins(app: Flask, monkeypatch: pytest.Monkey
     evening_id = _start(app)
     _slow_verify(monkeypatch)
     hands = [HandEntry("suit_H", 0, None, 129, 28), HandEntry("obenabe", 1, None, 80, 77)]
-    jobs = [
-        (lambda ev, h=h: evenings.record_hand(ev, h, expected_version=0, request_id=rid("phone")))
-        for h in hands
-    ]
+    jobs = [(lambda ev, h=h: evenings.record_hand(ev, h, expected_version=0, request_id=rid("phone"))) for h in hands]
     started = time.perf_counter()
     results = _race(app, jobs, evening_id)
     elapsed = time.perf_counter() - started
@@ -106,8 +104,9 @@ def test_many_phones_in_turn_lose_nothing(app: Flask) -> None:
             request_id = rid("phone")
             for _ in range(20):
                 try:
-                    return evenings.record_hand(ev, HandEntry(row, seat, None, 100, 57),
-                                                expected_version=ev.version, request_id=request_id)
+                    return evenings.record_hand(
+                        ev, HandEntry(row, seat, None, 100, 57), expected_version=ev.version, request_id=request_id
+                    )
                 except StaleVersion:
                     db.session.rollback()  # reload the fresh slate, then try again
             raise AssertionError("never got through")
@@ -122,7 +121,9 @@ def test_many_phones_in_turn_lose_nothing(app: Flask) -> None:
         assert ev is not None and ev.version == 4
         slate = evenings.load_slate(ev)
         assert sorted(e.row_key for e in slate.entries if e.row_key) == sorted(rows)
-        versions = db.session.execute(
-            select(AppliedRequest.version).where(AppliedRequest.evening_id == evening_id)
-        ).scalars().all()
+        versions = (
+            db.session.execute(select(AppliedRequest.version).where(AppliedRequest.evening_id == evening_id))
+            .scalars()
+            .all()
+        )
         assert sorted(versions) == [1, 2, 3, 4]  # each phone's write made exactly one version

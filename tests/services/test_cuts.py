@@ -27,8 +27,9 @@ def _record(ev: Evening, entry: HandEntry) -> Evening:
 
 def _evening(app: Flask) -> Evening:
     circle, _w, _v = circles.create_circle("Dreier")
-    ev = evenings.start_evening(circle, ruleset=default_ruleset(Variant.THREE), player_names=list(NAMES[:3]),
-                                first_dealer=0, request_id=rid())
+    ev = evenings.start_evening(
+        circle, ruleset=default_ruleset(Variant.THREE), player_names=list(NAMES[:3]), first_dealer=0, request_id=rid()
+    )
     for seat, points in enumerate((90, 90, 50)):  # suit_C: a tie for the sticks between seats 0 and 1
         ev = _record(ev, _hand("suit_C", seat, points))
     return ev
@@ -83,8 +84,9 @@ def test_three_equal_cells_are_drawn_at_the_end(app: Flask) -> None:
         with pytest.raises(RuleError) as needs_order:
             evenings.set_cut(ev, Cut("suit_H", "all", 2, False), expected_version=ev.version, request_id=rid())
         assert needs_order.value.code == "cut_order_required"
-        ev = evenings.set_cut(ev, Cut("suit_H", "all", 2, False, (2, 0, 1)), expected_version=ev.version,
-                              request_id=rid())
+        ev = evenings.set_cut(
+            ev, Cut("suit_H", "all", 2, False, (2, 0, 1)), expected_version=ev.version, request_id=rid()
+        )
         version = ev.version
         ev = evenings.draw_cuts(ev, expected_version=version, request_id=rid(), rng=random.Random(5))
         assert ev.version == version + 1

@@ -25,7 +25,9 @@ HANDS = {Variant.THREE: 30, Variant.TEAMS: 16, Variant.SOLO4: 32, Variant.CLUB: 
 
 
 def _rows(evening: Evening) -> int:
-    return db.session.execute(select(func.count()).select_from(EntryRow).where(EntryRow.evening_id == evening.id)).scalar_one()
+    return db.session.execute(
+        select(func.count()).select_from(EntryRow).where(EntryRow.evening_id == evening.id)
+    ).scalar_one()
 
 
 def _record(evening: Evening, entry: HandEntry) -> Evening:
@@ -121,8 +123,9 @@ def test_complete_evening(app: Flask, variant: Variant) -> None:
         if pending:
             assert variant is Variant.THREE
             assert evenings.result(ev) is None  # ties need a cut first
-        ev = evenings.end_evening(ev, early=False, expected_version=ev.version, request_id=rid("end"),
-                                  rng=random.Random(7))
+        ev = evenings.end_evening(
+            ev, early=False, expected_version=ev.version, request_id=rid("end"), rng=random.Random(7)
+        )
         assert ev.status == "ended" and not ev.ended_early and ev.ended_at is not None
         outcome = evenings.result(ev)
         assert outcome is not None
@@ -178,8 +181,7 @@ def test_every_change_bumps_the_version_once_and_is_logged(app: Flask) -> None:
     with app.app_context():
         rs = default_ruleset(Variant.THREE)
         circle, _w, _v = circles.create_circle("Runde")
-        ev = evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[:3]), first_dealer=2,
-                                    request_id=rid())
+        ev = evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[:3]), first_dealer=2, request_id=rid())
         entry = next_hand(evenings.load_slate(ev), 0)
         ev = evenings.record_hand(ev, entry, expected_version=0, request_id=rid(), author=" Beat ")
         assert ev.version == 1 and evenings.version_of(circle, ev.public_id) == 1
@@ -198,7 +200,8 @@ def test_every_change_bumps_the_version_once_and_is_logged(app: Flask) -> None:
             evenings.undo_last(ev, expected_version=2, request_id=rid())
         assert nothing.value.code == "nothing_to_undo"
         actions = db.session.execute(
-            select(AppliedRequest.action, AppliedRequest.version).where(AppliedRequest.evening_id == ev.id)
+            select(AppliedRequest.action, AppliedRequest.version)
+            .where(AppliedRequest.evening_id == ev.id)
             .order_by(AppliedRequest.created_at)
         ).all()
         assert [tuple(a) for a in actions] == [("hand", 1), ("correction", 1), ("undo", 2)]

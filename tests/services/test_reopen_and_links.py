@@ -27,8 +27,9 @@ def test_reopen_an_ended_evening_to_correct_it(app: Flask) -> None:
         rs = default_ruleset(Variant.TEAMS)
         ev = evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES), first_dealer=0, request_id=rid())
         list(play_hands(ev, 3))
-        ev = evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=rid("end"),
-                                  rng=random.Random(1))
+        ev = evenings.end_evening(
+            ev, early=True, expected_version=ev.version, request_id=rid("end"), rng=random.Random(1)
+        )
         assert ev.status == "ended" and ev.ended_early and ev.ended_at is not None
         version = ev.version
         with pytest.raises(StaleVersion):

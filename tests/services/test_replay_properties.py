@@ -73,8 +73,9 @@ def test_replay_matches_the_model_in_memory(variant: Variant, ops: list[Op]) -> 
             model.append(new)
         elif kind == "fix":
             assert new is not None
-            rows.append(EntryRow(seq=seq, kind="correction", supersedes=current[index].seq, digital=False,
-                                 **hand_fields(new)))
+            rows.append(
+                EntryRow(seq=seq, kind="correction", supersedes=current[index].seq, digital=False, **hand_fields(new))
+            )
             expected_log.append(("correction", index, new, model[index]))
             model[index] = new
         else:
@@ -94,8 +95,9 @@ def test_replay_matches_the_model_through_the_services(app: Flask, variant: Vari
     with app.app_context():
         circle, _w, _v = circles.create_circle("Property")
         rs = default_ruleset(variant)
-        ev = evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[: rs.n_players]), first_dealer=0,
-                                    request_id=rid())
+        ev = evenings.start_evening(
+            circle, ruleset=rs, player_names=list(NAMES[: rs.n_players]), first_dealer=0, request_id=rid()
+        )
         model: list[HandEntry] = []
         for op in ops:
             step = _step(model, variant, op)

@@ -22,8 +22,9 @@ def rid(prefix: str = "r") -> str:
 def start(variant: Variant = Variant.TEAMS, first_dealer: int = 0) -> Evening:
     rs = default_ruleset(variant)
     circle, _w, _v = circles.create_circle("Runde")
-    return evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[: rs.n_players]),
-                                  first_dealer=first_dealer, request_id=rid("start"))
+    return evenings.start_evening(
+        circle, ruleset=rs, player_names=list(NAMES[: rs.n_players]), first_dealer=first_dealer, request_id=rid("start")
+    )
 
 
 def human_move(table: DigitalTable, seat: int, rng: random.Random) -> tables.TableState:

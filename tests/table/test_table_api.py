@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.api.components import SCHEMAS
 from scorekeeper.api.schema import validate
-from scorekeeper.game.cards import Card
 from scorekeeper.engine.tables import card_ints
+from scorekeeper.game.cards import Card
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.services import table as tables
 
@@ -45,14 +45,20 @@ def _open(client: FlaskClient, app: Flask, variant: Variant, computers: list[int
     write, evening_id = start_evening(app, variant)
     auth = {"Authorization": f"Bearer {write}"}
     assert _ok(client.get(f"{API}/evenings/{evening_id}/table", headers=auth), schema="EveningTable") == {"table": None}
-    table = _ok(client.post(f"{API}/evenings/{evening_id}/table", json={"computers": computers}, headers=auth),
-                schema="EveningTable")["table"]
+    table = _ok(
+        client.post(f"{API}/evenings/{evening_id}/table", json={"computers": computers}, headers=auth),
+        schema="EveningTable",
+    )["table"]
     return write, evening_id, table
 
 
 def _token(client: FlaskClient, write: str, evening_id: str, seat: int) -> str:
-    data = _ok(client.post(f"{API}/evenings/{evening_id}/table/seats/{seat}/token",
-                           headers={"Authorization": f"Bearer {write}"}), schema="SeatTokenIssued")
+    data = _ok(
+        client.post(
+            f"{API}/evenings/{evening_id}/table/seats/{seat}/token", headers={"Authorization": f"Bearer {write}"}
+        ),
+        schema="SeatTokenIssued",
+    )
     assert "/s/" in data["link"]
     return str(data["token"])
 
@@ -68,10 +74,16 @@ def test_a_hand_played_through_the_api(client: FlaskClient, app: Flask) -> None:
     hidden_checked = 0
     names_of = every_card_name()
     for _ in range(100):
-        states = {s: _ok(client.get(f"{API}/tables/{tid}/seat", headers={"X-Seat-Token": t}), schema="SeatState")
-                  for s, t in tokens.items()}
-        assert client.get(f"{API}/tables/{tid}/seat?v={states[0]['version']}",
-                          headers={"X-Seat-Token": tokens[0]}).status_code == 204
+        states = {
+            s: _ok(client.get(f"{API}/tables/{tid}/seat", headers={"X-Seat-Token": t}), schema="SeatState")
+            for s, t in tokens.items()
+        }
+        assert (
+            client.get(
+                f"{API}/tables/{tid}/seat?v={states[0]['version']}", headers={"X-Seat-Token": tokens[0]}
+            ).status_code
+            == 204
+        )
         if states[0]["view"]["result"] is not None:
             break
         # each seat's answer holds its own hand only: no card of another hand (partner or computer) appears
@@ -93,25 +105,73 @@ def test_a_hand_played_through_the_api(client: FlaskClient, app: Flask) -> None:
             legal = st["view"]["legal"]
             illegal = [c for c in st["view"]["hand"] if c not in legal]
             if illegal:
-                err = _error(client.post(f"{API}/tables/{tid}/play", json={"expected_seq": seq, "card": illegal[0]},
-                                         headers={"X-Seat-Token": token}), 422)
-                assert err["params"]["card"] == illegal[0] and err["code"] in ("must_follow", "must_follow_or_trump", "must_play_trump", "undertrump")
+                err = _error(
+                    client.post(
+                        f"{API}/tables/{tid}/play",
+                        json={"expected_seq": seq, "card": illegal[0]},
+                        headers={"X-Seat-Token": token},
+                    ),
+                    422,
+                )
+                assert err["params"]["card"] == illegal[0] and err["code"] in (
+                    "must_follow",
+                    "must_follow_or_trump",
+                    "must_play_trump",
+                    "undertrump",
+                )
             other_card = (states[1 - mover]["view"]["hand"] or ["HA"])[0]
-            err = _error(client.post(f"{API}/tables/{tid}/play", json={"expected_seq": seq, "card": other_card},
-                                     headers={"X-Seat-Token": other}), 422)
+            err = _error(
+                client.post(
+                    f"{API}/tables/{tid}/play",
+                    json={"expected_seq": seq, "card": other_card},
+                    headers={"X-Seat-Token": other},
+                ),
+                422,
+            )
             assert err["code"] == "not_your_turn"
-            _error(client.post(f"{API}/tables/{tid}/play", json={"expected_seq": seq + 3, "card": legal[0]},
-                               headers={"X-Seat-Token": token}), 409, "stale")
-            _error(client.post(f"{API}/tables/{tid}/choose", json={"expected_seq": seq, "action": "pass"},
-                               headers={"X-Seat-Token": token}), 422)
-            after = _ok(client.post(f"{API}/tables/{tid}/play", json={"expected_seq": seq, "card": rng.choice(legal)},
-                                    headers={"X-Seat-Token": token}), schema="SeatState")
+            _error(
+                client.post(
+                    f"{API}/tables/{tid}/play",
+                    json={"expected_seq": seq + 3, "card": legal[0]},
+                    headers={"X-Seat-Token": token},
+                ),
+                409,
+                "stale",
+            )
+            _error(
+                client.post(
+                    f"{API}/tables/{tid}/choose",
+                    json={"expected_seq": seq, "action": "pass"},
+                    headers={"X-Seat-Token": token},
+                ),
+                422,
+            )
+            after = _ok(
+                client.post(
+                    f"{API}/tables/{tid}/play",
+                    json={"expected_seq": seq, "card": rng.choice(legal)},
+                    headers={"X-Seat-Token": token},
+                ),
+                schema="SeatState",
+            )
         else:
-            _error(client.post(f"{API}/tables/{tid}/choose", json={"expected_seq": seq, "action": "nonsense=x"},
-                               headers={"X-Seat-Token": token}), 422, "not_an_action")
-            after = _ok(client.post(f"{API}/tables/{tid}/choose",
-                                    json={"expected_seq": seq, "action": rng.choice(st["choices"])},
-                                    headers={"X-Seat-Token": token}), schema="SeatState")
+            _error(
+                client.post(
+                    f"{API}/tables/{tid}/choose",
+                    json={"expected_seq": seq, "action": "nonsense=x"},
+                    headers={"X-Seat-Token": token},
+                ),
+                422,
+                "not_an_action",
+            )
+            after = _ok(
+                client.post(
+                    f"{API}/tables/{tid}/choose",
+                    json={"expected_seq": seq, "action": rng.choice(st["choices"])},
+                    headers={"X-Seat-Token": token},
+                ),
+                schema="SeatState",
+            )
         assert after["seq"] > seq
     else:
         raise AssertionError("the hand did not end")
@@ -145,8 +205,9 @@ def test_one_client_and_three_computers_play_on(client: FlaskClient, app: Flask)
     write, evening_id, table = _open(client, app, Variant.SOLO4, [])
     auth = {"Authorization": f"Bearer {write}"}
     for seat in (1, 2, 3):
-        data = _ok(client.post(f"{API}/evenings/{evening_id}/table/seats/{seat}/computer", headers=auth),
-                   schema="EveningTable")
+        data = _ok(
+            client.post(f"{API}/evenings/{evening_id}/table/seats/{seat}/computer", headers=auth), schema="EveningTable"
+        )
     assert [s["computer"] for s in data["table"]["seats"]] == [False, True, True, True]
     token = _token(client, write, evening_id, 0)
     headers = {"X-Seat-Token": token}
@@ -163,8 +224,14 @@ def test_one_client_and_three_computers_play_on(client: FlaskClient, app: Flask)
             assert st["view"]["to_move"] == 0 and st["choices"]
             path = "play" if st["view"]["phase"] == "playing" else "choose"
             key = "card" if path == "play" else "action"
-            _ok(client.post(f"{API}/tables/{tid}/{path}", json={"expected_seq": st["seq"], key: rng.choice(st["choices"])},
-                            headers=headers), schema="SeatState")
+            _ok(
+                client.post(
+                    f"{API}/tables/{tid}/{path}",
+                    json={"expected_seq": st["seq"], key: rng.choice(st["choices"])},
+                    headers=headers,
+                ),
+                schema="SeatState",
+            )
         st = _ok(client.post(f"{API}/tables/{tid}/next", headers=headers), schema="SeatState")
         assert st["view"]["result"] is None
     slate = _ok(client.get(f"{API}/evenings/{evening_id}/slate", headers=auth))

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -20,7 +21,6 @@ from scorekeeper.models import EntryRow, TableAction
 from scorekeeper.services import table as tables
 from scorekeeper.services import table_seats as seats
 from scorekeeper.services.table import StaleTable
-
 from tests.race_helpers import race
 
 from .table_helpers import start
@@ -86,5 +86,6 @@ def test_two_workers_running_the_computers_store_one_hand(app: Flask, monkeypatc
         seqs = list(db.session.execute(select(TableAction.seq).order_by(TableAction.seq)).scalars())
         assert seqs == list(range(1, len(st.state.history) + 1))  # type: ignore[union-attr]
         entries = db.session.execute(
-            select(func.count()).select_from(EntryRow).where(EntryRow.evening_id == evening_id)).scalar_one()
+            select(func.count()).select_from(EntryRow).where(EntryRow.evening_id == evening_id)
+        ).scalar_one()
         assert entries == 1

@@ -49,7 +49,10 @@ def test_each_computer_plays_at_its_seats_level(app: Flask, spy: list[tuple[int,
         table = tables.open_table(ev, computers=(1, 2), level="strong")  # seat 0 is a phone: nothing runs yet
         seats_svc.set_computer(table, 3, "normal")
         assert {s.seat: (s.computer, s.level) for s in seats_svc.seats(table) if s.computer} == {
-            1: (True, "strong"), 2: (True, "strong"), 3: (True, "normal")}
+            1: (True, "strong"),
+            2: (True, "strong"),
+            3: (True, "normal"),
+        }
         seats_svc.set_computer(table, 0)  # no level: the configured default (easy in these tests)
         st = tables.run_computers(table)
         assert st.hand_over and dict(st.levels) == {0: "easy", 1: "strong", 2: "strong", 3: "normal"}
@@ -120,9 +123,13 @@ def test_the_table_page_offers_the_three_levels(app: Flask) -> None:
     page = admin.get(f"/c/{write}/e/{evening_id}/table").get_data(as_text=True)
     for level in ("easy", "normal", "strong"):
         assert page.count(f'name="level" value="{level}"') == 3  # one choice per seat
-    r = admin.post(f"/c/{write}/e/{evening_id}/table/computer", data={"csrf_token": csrf(page), "seat": 2, "level": "mighty"})
+    r = admin.post(
+        f"/c/{write}/e/{evening_id}/table/computer", data={"csrf_token": csrf(page), "seat": 2, "level": "mighty"}
+    )
     assert r.status_code == 400
-    r = admin.post(f"/c/{write}/e/{evening_id}/table/computer", data={"csrf_token": csrf(page), "seat": 2, "level": "strong"})
+    r = admin.post(
+        f"/c/{write}/e/{evening_id}/table/computer", data={"csrf_token": csrf(page), "seat": 2, "level": "strong"}
+    )
     assert r.status_code == 302
     page = admin.get(f"/c/{write}/e/{evening_id}/table").get_data(as_text=True)
     assert 'data-level="strong"' in page

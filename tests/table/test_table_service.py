@@ -53,7 +53,7 @@ def test_open_table_uses_the_slate_and_is_idempotent(app: Flask) -> None:
     with app.app_context():
         ev = start(Variant.THREE, first_dealer=2)
         table = tables.open_table(ev, rng=random.Random(1))
-        assert tables.open_table(ev) .id == table.id  # a second tap: the same table
+        assert tables.open_table(ev).id == table.id  # a second tap: the same table
         st = tables.load(table)
         assert st.hand is not None and st.hand.dealer == 2 and st.seq == 0
         assert st.to_move() == 0  # forehand: the dealer's right
@@ -190,7 +190,9 @@ def test_whole_evening_one_human_three_computers(app: Flask, variant: Variant) -
 
 
 @pytest.mark.parametrize("variant", list(Variant), ids=[v.value for v in Variant])
-def test_the_simple_player_alone_plays_legal_hands(app: Flask, variant: Variant, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_simple_player_alone_plays_legal_hands(
+    app: Flask, variant: Variant, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Without the bots package the service's own player answers, legally, to the end."""
     from scorekeeper.services import table_computer
 

@@ -4,6 +4,7 @@ while a hand is dealt digitally the page offers the table instead of the manual 
 from __future__ import annotations
 
 import re
+from datetime import UTC
 
 from flask import Flask
 
@@ -17,8 +18,11 @@ from scorekeeper.web.present import digital_entries
 from .table_helpers import rid
 from .web_helpers import start_evening
 
-MARKER = re.compile(r'<td class="filled[^"]*\bdigital\b[^"]*">.*?<span class="dealt" title="dealt digitally">'
-                    r'.*?<span class="visually-hidden">dealt digitally</span>', re.S)
+MARKER = re.compile(
+    r'<td class="filled[^"]*\bdigital\b[^"]*">.*?<span class="dealt" title="dealt digitally">'
+    r'.*?<span class="visually-hidden">dealt digitally</span>',
+    re.S,
+)
 
 
 def _evening(app: Flask, write: str, evening_id: str) -> Evening:
@@ -38,8 +42,9 @@ def _record_by_hand(app: Flask, write: str, evening_id: str) -> None:
         rs = evenings.ruleset_of(ev)
         slate = evenings.load_slate(ev)
         row = next(r for r in rs.rows if not r.is_choice and r.key in slate.open_rows(rs.side_of(1)))
-        evenings.record_hand(ev, HandEntry(row.key, 1, None, 100, 57), request_id=rid("manual"),
-                             expected_version=ev.version)
+        evenings.record_hand(
+            ev, HandEntry(row.key, 1, None, 100, 57), request_id=rid("manual"), expected_version=ev.version
+        )
 
 
 def test_a_digital_hand_is_marked_on_the_slate_a_manual_one_is_not(app: Flask) -> None:
@@ -56,17 +61,23 @@ def test_a_digital_hand_is_marked_on_the_slate_a_manual_one_is_not(app: Flask) -
 
 
 def test_digital_entries_follow_corrections_and_undos() -> None:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from scorekeeper.services.entries import LogItem
 
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
 
     def item(kind: str, index: int, digital: bool) -> LogItem:
         return LogItem(0, kind, now, index, None, None, digital, None)
 
-    log = [item("hand", 0, False), item("hand", 1, True), item("hand", 2, True), item("correction", 1, True),
-           item("undo", 2, True), item("hand", 2, False)]
+    log = [
+        item("hand", 0, False),
+        item("hand", 1, True),
+        item("hand", 2, True),
+        item("correction", 1, True),
+        item("undo", 2, True),
+        item("hand", 2, False),
+    ]
     assert digital_entries(log) == frozenset({1})
 
 
@@ -123,10 +134,19 @@ def test_the_service_and_the_api_refuse_a_manual_hand_while_a_hand_is_dealt_digi
         row = next(r for r in rs.rows if not r.is_choice)
         tables.open_table(ev, computers=(1, 2))
         version = ev.version
-    body = {"declarer_seat": 1, "row_key": row.key, "declarer_points": 100, "defender_points": 57,
-            "expected_version": version, "request_id": "manual-during-digital"}
-    r = app.test_client().post(f"/api/v1/evenings/{evening_id}/hands", data=json.dumps(body),
-                               headers={"Authorization": f"Bearer {write}", "Content-Type": "application/json"})
+    body = {
+        "declarer_seat": 1,
+        "row_key": row.key,
+        "declarer_points": 100,
+        "defender_points": 57,
+        "expected_version": version,
+        "request_id": "manual-during-digital",
+    }
+    r = app.test_client().post(
+        f"/api/v1/evenings/{evening_id}/hands",
+        data=json.dumps(body),
+        headers={"Authorization": f"Bearer {write}", "Content-Type": "application/json"},
+    )
     assert r.status_code == 422, r.get_data(as_text=True)
     assert r.get_json()["error"]["code"] == "digital_hand_in_play"
     with app.app_context():

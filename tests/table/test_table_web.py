@@ -29,7 +29,10 @@ def open_table(client: FlaskClient, write: str, evening_id: str, computers: tupl
     assert slate.status_code == 200
     page = slate.get_data(as_text=True)
     assert f"/c/{write}/e/{evening_id}/table/open" in page
-    r = client.post(f"/c/{write}/e/{evening_id}/table/open", data={"csrf_token": csrf(page), "computer": [str(c) for c in computers]})
+    r = client.post(
+        f"/c/{write}/e/{evening_id}/table/open",
+        data={"csrf_token": csrf(page), "computer": [str(c) for c in computers]},
+    )
     assert r.status_code == 302 and r.headers["Location"].endswith("/table")
     manage = client.get(f"/c/{write}/e/{evening_id}/table")
     assert manage.status_code == 200 and manage.headers["Cache-Control"] == "no-store"
@@ -78,7 +81,9 @@ def test_a_hand_from_the_slate_to_the_slate(app: Flask) -> None:
         phone, html = phones[mover], htmls[mover]
         choices = CHOICE.findall(html)
         if choices:
-            status, body = phone.post("/act", action=rng.choice(choices), seq=re.search(r'name="seq" value="(\d+)"', html).group(1))  # type: ignore[union-attr]
+            status, body = phone.post(
+                "/act", action=rng.choice(choices), seq=re.search(r'name="seq" value="(\d+)"', html).group(1)
+            )  # type: ignore[union-attr]
             assert status == 200, body
             continue
         legal = LEGAL_CARD.findall(html)

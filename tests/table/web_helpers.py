@@ -32,8 +32,9 @@ def start_evening(app: Flask, variant: Variant) -> tuple[str, str]:
         rs = default_ruleset(variant)
         _c, write, _v = circles.create_circle("Runde")
         circle, _w = circles.open_circle(write)
-        ev = evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[: rs.n_players]), first_dealer=0,
-                                    request_id=rid("start"))
+        ev = evenings.start_evening(
+            circle, ruleset=rs, player_names=list(NAMES[: rs.n_players]), first_dealer=0, request_id=rid("start")
+        )
         return write, ev.public_id
 
 
@@ -50,8 +51,9 @@ class Phone:
         return self.html
 
     def post(self, path: str, **data: object) -> tuple[int, str]:
-        r = self.client.post(self.seat_url + path, data={"csrf_token": csrf(self.html), **data},
-                             headers={"HX-Request": "true"})
+        r = self.client.post(
+            self.seat_url + path, data={"csrf_token": csrf(self.html), **data}, headers={"HX-Request": "true"}
+        )
         return r.status_code, r.get_data(as_text=True)
 
 

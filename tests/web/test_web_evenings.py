@@ -8,12 +8,12 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from web_helpers import NAMES, create_circle, fill_evening, flashes, hidden, post_hand, start_evening, version_of
 
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import evenings as svc
 from scorekeeper.web.labels import chf
-from web_helpers import NAMES, create_circle, fill_evening, flashes, hidden, post_hand, start_evening, version_of
 
 
 def _end(client: FlaskClient, ev: str, *, early: bool = False) -> None:
@@ -34,7 +34,9 @@ def _result(app: Flask, write: str, ev: str):  # type: ignore[no-untyped-def]
         return svc.result(svc.get_evening(circle, ev.split("/")[-1]))
 
 
-@pytest.mark.parametrize(("variant", "hands"), [(Variant.THREE, 30), (Variant.TEAMS, 16), (Variant.SOLO4, 32), (Variant.CLUB, 24)])
+@pytest.mark.parametrize(
+    ("variant", "hands"), [(Variant.THREE, 30), (Variant.TEAMS, 16), (Variant.SOLO4, 32), (Variant.CLUB, 24)]
+)
 def test_complete_evening(app: Flask, client: FlaskClient, variant: Variant, hands: int) -> None:
     write, view = create_circle(client)
     ev = start_evening(client, write, variant)
@@ -63,8 +65,11 @@ def test_complete_evening(app: Flask, client: FlaskClient, variant: Variant, han
     circle_page = html.unescape(client.get(write).text)
     public_id = ev.split("/")[-1]
     assert f"/e/{public_id}" in circle_page and ", ".join(names) in circle_page
-    records = re.findall(r"<tr><td><span class=\"name\" title=\"\w+\">(\w+)</span></td><td class=\"num\">(\d+)</td>"
-                             r"<td class=\"num\">(\d+)</td>", circle_page)
+    records = re.findall(
+        r"<tr><td><span class=\"name\" title=\"\w+\">(\w+)</span></td><td class=\"num\">(\d+)</td>"
+        r"<td class=\"num\">(\d+)</td>",
+        circle_page,
+    )
     assert sorted(n for n, _e, _w in records) == sorted(names) and all(e == "1" for _n, e, _w in records)
     assert client.get(ev.replace(write, view)).status_code == 200
 
@@ -120,8 +125,12 @@ def test_end_early_with_the_standing(app: Flask, client: FlaskClient) -> None:
     res, pay = _result(app, write, ev)
     assert not res.complete and sum(pay.net) == 0
     assert "/hands" not in page  # no record form on an ended evening
-    r = post_hand(client, ev, {"declarer": "1", "row": "suit_H", "declarer_points": "57", "defender_points": "100"},
-                  page=open_page)  # a phone that still shows the form
+    r = post_hand(
+        client,
+        ev,
+        {"declarer": "1", "row": "suit_H", "declarer_points": "57", "defender_points": "100"},
+        page=open_page,
+    )  # a phone that still shows the form
     assert r.status_code == 409 or "This evening has ended" in " ".join(flashes(r.text))
     assert version_of(client.get(ev).text) == 4  # 3 hands + the end; the refused end wrote nothing
 
@@ -130,8 +139,18 @@ def test_start_form_errors_keep_nothing(client: FlaskClient) -> None:
     write, _view = create_circle(client)
     url = f"{write}/start?variant=three"
     page = client.get(url).text
-    data = {**hidden(page, "/start"), "deck": "swiss", "suit_order": "swiss", "barrel": "book", "stake_chf": "1",
-            "round_to": "5", "first_dealer": "0", "seat_0": "Anna", "seat_1": "anna", "seat_2": "Cla"}
+    data = {
+        **hidden(page, "/start"),
+        "deck": "swiss",
+        "suit_order": "swiss",
+        "barrel": "book",
+        "stake_chf": "1",
+        "round_to": "5",
+        "first_dealer": "0",
+        "seat_0": "Anna",
+        "seat_1": "anna",
+        "seat_2": "Cla",
+    }
     r = client.post(url, data=data)
     assert r.status_code == 422 and "Every seat needs a different player." in flashes(r.text)
     r = client.post(url, data={**data, "seat_1": ""})
@@ -143,13 +162,34 @@ def test_start_form_errors_keep_nothing(client: FlaskClient) -> None:
 
 def test_start_with_options(app: Flask, client: FlaskClient) -> None:
     write, _view = create_circle(client)
-    ev = start_evening(client, write, Variant.TEAMS, extra={
-        "extra_rows": ["slalom", "gustav"], "deck": "french", "factor_suit_S": "2", "suit_order": "swiss",
-        "stake_chf": "0.50", "per_points": "100", "undenufe_six11": "y"})
+    ev = start_evening(
+        client,
+        write,
+        Variant.TEAMS,
+        extra={
+            "extra_rows": ["slalom", "gustav"],
+            "deck": "french",
+            "factor_suit_S": "2",
+            "suit_order": "swiss",
+            "stake_chf": "0.50",
+            "per_points": "100",
+            "undenufe_six11": "y",
+        },
+    )
     page = html.unescape(client.get(ev).text).replace("\u00ad", "")  # soft hyphens: break points on a phone
     rows = re.findall(r'<th scope="row" class="rowlabel">([^<]+) <span class="factor">×(\d+)</span>', page)
-    assert rows == [("Clubs", "1"), ("Hearts", "2"), ("Spades", "2"), ("Diamonds", "4"), ("Obenabe", "5"),
-                    ("Undenufe", "6"), ("Slalom", "7"), ("Gustav", "8"), ("Joker", "9"), ("Joker", "10")]
+    assert rows == [
+        ("Clubs", "1"),
+        ("Hearts", "2"),
+        ("Spades", "2"),
+        ("Diamonds", "4"),
+        ("Obenabe", "5"),
+        ("Undenufe", "6"),
+        ("Slalom", "7"),
+        ("Gustav", "8"),
+        ("Joker", "9"),
+        ("Joker", "10"),
+    ]
     with app.app_context():
         circle, _w = circle_service.open_circle(write.split("/")[2])
         rs = svc.ruleset_of(svc.get_evening(circle, ev.split("/")[-1]))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from flask import Flask
@@ -43,7 +43,9 @@ def _hands(ruleset: RuleSet, count: int | None, seed: int = 5) -> Iterator[HandE
         seat = ruleset.seats_of(side)[0]
         key = first if first in slate.open_rows(side) else rng.choice(slate.open_rows(side))
         row = ruleset.row(key)
-        contract = rng.choice([c for k in row.kinds for c in all_contracts(k) if row.allows(c)]) if row.is_choice else None
+        contract = (
+            rng.choice([c for k in row.kinds for c in all_contracts(k) if row.allows(c)]) if row.is_choice else None
+        )
         if n == 3:
             entry = HandEntry(key, seat, contract, 157, 0, match=True)
         elif n == 6:
@@ -61,8 +63,9 @@ def _evening(app: Flask, variant: Variant, count: int | None, *, cut: bool = Tru
     with app.app_context():
         rs = default_ruleset(variant)
         circle, write, view = circles.create_circle("Donnschtig-Jass")
-        ev: Evening = evenings.start_evening(circle, ruleset=rs, player_names=NAMES[: rs.n_players], first_dealer=0,
-                                             request_id=_rid())
+        ev: Evening = evenings.start_evening(
+            circle, ruleset=rs, player_names=NAMES[: rs.n_players], first_dealer=0, request_id=_rid()
+        )
         for entry in _hands(rs, count):
             ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=_rid())
         if cut and evenings.load_slate(ev).complete:
@@ -112,8 +115,9 @@ def test_the_result_links_to_the_picture(app: Flask, client: FlaskClient) -> Non
     assert f"/c/{view}/e/{evening_id}/slate.png" in page.text
 
 
-def _picture_of(app: Flask, variant: Variant, count: int | None, *, cut: bool = True,
-                lang: str = "en") -> tuple[SlatePicture, Slate, tuple[Result, Payout] | None, list[str]]:
+def _picture_of(
+    app: Flask, variant: Variant, count: int | None, *, cut: bool = True, lang: str = "en"
+) -> tuple[SlatePicture, Slate, tuple[Result, Payout] | None, list[str]]:
     _write, view, evening_id = _evening(app, variant, count, cut=cut)
     with app.test_request_context(headers={"Accept-Language": lang}):
         circle, _ = circles.open_circle(view)
@@ -122,8 +126,15 @@ def _picture_of(app: Flask, variant: Variant, count: int | None, *, cut: bool = 
         slate = evenings.load_slate(ev)
         cuts, _pending = evenings.cuts_and_pending(ev, slate)
         res = evenings.result(ev)
-        pic = slate_picture(title=circle.name, date="29.11.2026", ruleset=rs, names=NAMES[: rs.n_players],
-                            slate=slate, res=res, cuts=cuts)
+        pic = slate_picture(
+            title=circle.name,
+            date="29.11.2026",
+            ruleset=rs,
+            names=NAMES[: rs.n_players],
+            slate=slate,
+            res=res,
+            cuts=cuts,
+        )
         labels = [row_label(r, rs.deck) for r in rs.rows]
         return pic, slate, res, labels
 
@@ -136,12 +147,12 @@ def test_three_player_picture_carries_sticks_potatoes_and_money(app: Flask) -> N
     assert [r.label for r in pic.rows] == labels
     assert pic.columns == ("Anna", "Beat", "Cla")
     assert pic.net == tuple(f"+{n}" if n > 0 else ("0" if n == 0 else f"−{-n}") for n in result.net)
-    for row, rr in zip(pic.rows, result.rows):
+    for row, rr in zip(pic.rows, result.rows, strict=False):
         assert row.marks == tuple(Marks(s, p) for s, p in rr.marks)
         assert row.factor == ""
     first = pic.rows[0]
     assert first.cells == ("77", "77", "77") and first.cut  # the three-way tie, cut by the app
-    for m, (sticks, potatoes), after in zip(pic.match, slate.match_marks, result.match_row):
+    for m, (sticks, potatoes), after in zip(pic.match, slate.match_marks, result.match_row, strict=False):
         assert (m.sticks + m.crossed, m.potatoes + m.crossed) == (sticks, potatoes)
         assert (m.sticks, m.potatoes) == after
     assert any(m.crossed for m in pic.match)  # the match and the countermatch cancel somewhere
@@ -181,7 +192,14 @@ def test_an_evening_ended_early_shows_its_standing(app: Flask, client: FlaskClie
         slate = evenings.load_slate(ev)
         res = evenings.result(ev)
         assert res is not None
-        pic = slate_picture(title="x", date="y", ruleset=default_ruleset(Variant.THREE), names=NAMES[:3], slate=slate,
-                            res=res, ended_early=ev.ended_early)
+        pic = slate_picture(
+            title="x",
+            date="y",
+            ruleset=default_ruleset(Variant.THREE),
+            names=NAMES[:3],
+            slate=slate,
+            res=res,
+            ended_early=ev.ended_early,
+        )
     assert pic.status == "ended early" and pic.net and pic.winner
     assert _png(client, view, evening_id).height == picture_height(pic)  # the route draws the same standing

@@ -6,10 +6,10 @@ import re
 
 import pytest
 from flask.testing import FlaskClient
+from web_helpers import create_circle, flashes, hidden, post_hand, start_evening, version_of
 
 from scorekeeper import address
 from scorekeeper.game.rulesets import Variant
-from web_helpers import create_circle, flashes, hidden, post_hand, start_evening, version_of
 
 GOOD = {"declarer": "1", "row": "suit_H", "declarer_points": "100", "defender_points": "57"}
 
@@ -121,19 +121,44 @@ def test_correct_an_entry_keeps_the_history(client: FlaskClient) -> None:
     assert edit.status_code == 200
     assert re.search(r'name="declarer_points"[^>]*value="129"', edit.text)
     assert re.search(r'<option value="obenabe"[^>]*data-keep="1"[^>]*selected', edit.text)
-    bad = client.post(f"{ev}/entries/0", data={**hidden(edit.text, "/entries/0"), "declarer": "0", "row": "obenabe",
-                                               "declarer_points": "141", "defender_points": "17"})
+    bad = client.post(
+        f"{ev}/entries/0",
+        data={
+            **hidden(edit.text, "/entries/0"),
+            "declarer": "0",
+            "row": "obenabe",
+            "declarer_points": "141",
+            "defender_points": "17",
+        },
+    )
     assert bad.status_code == 422 and any("157" in m for m in flashes(bad.text))
-    r = client.post(f"{ev}/entries/0", data={**hidden(edit.text, "/entries/0"), "declarer": "0", "row": "obenabe",
-                                             "declarer_points": "141", "defender_points": "16", "author": "Dora"})
+    r = client.post(
+        f"{ev}/entries/0",
+        data={
+            **hidden(edit.text, "/entries/0"),
+            "declarer": "0",
+            "row": "obenabe",
+            "declarer_points": "141",
+            "defender_points": "16",
+            "author": "Dora",
+        },
+    )
     assert r.status_code == 302
     page = client.get(ev).text
     assert "Hand 1 corrected." in flashes(page)
     assert re.search(r"<td>[^<]*Obenabe · 129 : 28 → <strong>[^<]*141 : 16</strong>", page)
     assert re.search(r'<span class="muted">Dora</span></td>', page)  # who corrected it, as the phone said
-    forged = client.post(f"{ev}/entries/0", data={**hidden(client.get(f"{ev}/entries/0").text, "/entries/0"),
-                                                  "declarer": "0", "row": "obenabe", "declarer_points": "140",
-                                                  "defender_points": "17", "author": "Mallory"})
+    forged = client.post(
+        f"{ev}/entries/0",
+        data={
+            **hidden(client.get(f"{ev}/entries/0").text, "/entries/0"),
+            "declarer": "0",
+            "row": "obenabe",
+            "declarer_points": "140",
+            "defender_points": "17",
+            "author": "Mallory",
+        },
+    )
     assert forged.status_code == 422 and version_of(client.get(ev).text) == 2
     assert re.search(r'class="filled[^"]*">\s*<a class="cell"[^>]*>\s*70', page)
     assert client.get(f"{ev}/entries/5").status_code == 404
@@ -187,7 +212,7 @@ def test_address_falls_back_to_loopback(monkeypatch: pytest.MonkeyPatch) -> None
 def test_assets_are_served_with_a_version_stamp(client: FlaskClient) -> None:
     page = client.get("/").text
     for name in ("css/app.css", "js/app.js"):
-        m = re.search(rf'/static/{name}\?v=(\d+)', page)
+        m = re.search(rf"/static/{name}\?v=(\d+)", page)
         assert m and int(m.group(1)) > 0
         assert client.get(f"/static/{name}").status_code == 200
     assert client.get("/static/vendor/htmx-2.0.11.min.js").data.startswith(b"var htmx=")

@@ -5,10 +5,21 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from flask import Flask
 from flask.testing import FlaskClient
+from web_helpers import (
+    create_circle,
+    fill_evening,
+    flashes,
+    forms,
+    hand_data,
+    hidden,
+    post_hand,
+    start_evening,
+    version_of,
+)
 
 from scorekeeper.game.contracts import Kind, all_contracts
 from scorekeeper.game.rulesets import Variant, default_ruleset
@@ -17,7 +28,6 @@ from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.scoring.slate import Slate
 from scorekeeper.web.labels import SHY, hyphenate
 from scorekeeper.web.present import build_slate_view
-from web_helpers import hand_data, create_circle, fill_evening, flashes, forms, hidden, post_hand, start_evening, version_of
 
 GOOD = {"declarer": "1", "row": "suit_H", "declarer_points": "100", "defender_points": "57"}
 
@@ -79,8 +89,9 @@ def test_reopen_an_ended_evening_to_correct_a_hand(client: FlaskClient) -> None:
     assert version_of(opened) == before + 1 and "The evening is open again" in " ".join(flashes(opened))
     assert "/hands" in opened  # the record form is back
     form = client.get(f"{ev}/entries/0").text
-    r = client.post(f"{ev}/entries/0", data={**hidden(form, "/entries/0"), **GOOD, "declarer_points": "90",
-                                             "defender_points": "67"})
+    r = client.post(
+        f"{ev}/entries/0", data={**hidden(form, "/entries/0"), **GOOD, "declarer_points": "90", "defender_points": "67"}
+    )
     assert r.status_code == 302
     assert "Hand 1 corrected." in flashes(client.get(ev).text)
     assert client.post(f"{ev.replace(write, view)}/reopen", data=hidden(form, "/entries/0")).status_code == 403
@@ -95,11 +106,12 @@ def test_a_refused_hand_comes_back_at_the_form_with_the_message_near_it(client: 
     assert 'id="record"' in page
     r = post_hand(client, ev, {**GOOD, "defender_points": "50"}, page=page)
     assert r.status_code == 422
-    form_html = r.text[r.text.index('id="record"'):]
+    form_html = r.text[r.text.index('id="record"') :]
     assert "must add up to 157" in form_html  # the message sits in the form, not at the top of the page
     assert '<div class="flashes"' not in r.text
-    assert re.search(r'name="declarer_points"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="declarer_points"',
-                     r.text)
+    assert re.search(
+        r'name="declarer_points"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="declarer_points"', r.text
+    )
     # a field error appears once: under its field, not also as a message
     r = post_hand(client, ev, {**GOOD, "declarer_points": "", "defender_points": "57"})
     assert r.status_code == 422
@@ -139,6 +151,7 @@ def test_turn_guide_when_the_forehand_is_full(client: FlaskClient) -> None:
     ev = start_evening(client, write, Variant.THREE, names=["Anna", "Beat", "Cécile"])
     rs = default_ruleset(Variant.THREE)
     sent: list[HandEntry] = []
+
     def contract(key: str):  # type: ignore[no-untyped-def]
         row = rs.row(key)
         return next((c for k in row.kinds for c in all_contracts(k) if row.allows(c)), None) if row.is_choice else None
@@ -161,7 +174,7 @@ def test_history_rows_show_date_time_early_end_and_unbroken_money(client: FlaskC
     post_hand(client, ev, GOOD)
     _end_early(client, ev)
     page = client.get(write, headers={"Accept-Language": "en-GB"}).text
-    item = page[page.index('class="list history"'):]
+    item = page[page.index('class="list history"') :]
     assert re.search(r'<a class="evening-link" href="[^"]*/e/[^"]+">', item)  # the whole row is the link
     assert re.search(r"<strong>\d{1,2} \w{3} \d{4}, \d{2}:\d{2}</strong>", item)  # date and time (en-GB)
     assert '<span class="badge early">ended early</span>' in item
@@ -173,8 +186,19 @@ def test_stake_and_factor_errors_in_clear_words(client: FlaskClient) -> None:
     write, _view = create_circle(client)
     url = f"{write}/start?variant=teams"
     page = client.get(url).text
-    base = {**hidden(page, "/start"), "deck": "swiss", "barrel": "book", "suit_order": "swiss", "per_points": "10",
-            "round_to": "5", "first_dealer": "0", "seat_0": "A", "seat_1": "B", "seat_2": "C", "seat_3": "D"}
+    base = {
+        **hidden(page, "/start"),
+        "deck": "swiss",
+        "barrel": "book",
+        "suit_order": "swiss",
+        "per_points": "10",
+        "round_to": "5",
+        "first_dealer": "0",
+        "seat_0": "A",
+        "seat_1": "B",
+        "seat_2": "C",
+        "seat_3": "D",
+    }
     for stake in ("abc", "-1", "5000", ""):
         r = client.post(url, data={**base, "stake_chf": stake})
         assert r.status_code == 422
@@ -196,8 +220,10 @@ def test_start_form_offers_the_first_dealer_by_name(client: FlaskClient) -> None
     assert re.search(r'value="1"[^>]*> <span data-seat-name="Seat 2">Seat 2</span>', page)
     assert 'placeholder="Name"' in page
     assert re.search(r'<input[^>]*name="barrel"[^>]*type="radio"|<input[^>]*type="radio"[^>]*name="barrel"', page)
-    r = client.post(f"{write}/start?variant=three", data={**hidden(page, "/start"), "seat_0": "Anna",
-                                                          "seat_1": "Beat", "seat_2": "", "stake_chf": "0.5"})
+    r = client.post(
+        f"{write}/start?variant=three",
+        data={**hidden(page, "/start"), "seat_0": "Anna", "seat_1": "Beat", "seat_2": "", "stake_chf": "0.5"},
+    )
     assert r.status_code == 422
     assert '<span data-seat-name="Seat 2">Beat</span>' in r.text  # the typed names after a refusal too
 
@@ -206,8 +232,10 @@ def test_a_misere_countermatch_is_coloured_as_good_for_the_declarer(app: Flask) 
     rs = default_ruleset(Variant.CLUB)
     row = rs.row("misere_zwueschi")
     misere = next(c for c in all_contracts(Kind.MISERE) if row.allows(c))
-    entries = [HandEntry("misere_zwueschi", 1, misere, 0, 157, countermatch=True),
-               HandEntry(rs.rows[0].key, 2, None, 0, 157, countermatch=True)]
+    entries = [
+        HandEntry("misere_zwueschi", 1, misere, 0, 157, countermatch=True),
+        HandEntry(rs.rows[0].key, 2, None, 0, 157, countermatch=True),
+    ]
     with app.test_request_context():
         view = build_slate_view(rs, ["A", "B", "C", "D"], Slate.build(rs, 0, entries))
     by_key = {r.key: r for r in view.rows}
@@ -224,9 +252,13 @@ def test_long_labels_break_at_natural_points_only() -> None:
 
 
 def test_dates_follow_the_browsers_region(app: Flask) -> None:
-    when = datetime(2026, 11, 29, 14, 10, tzinfo=timezone.utc)  # 15:10 in Zurich
-    expected = {"en-GB,en;q=0.8": "29 Nov 2026, 15:10", "en-US": "Nov 29, 2026, 3:10\u202fPM",
-                "de-CH": "29.11.2026, 15:10", "de-DE,de;q=0.9": "29.11.2026, 15:10"}
+    when = datetime(2026, 11, 29, 14, 10, tzinfo=UTC)  # 15:10 in Zurich
+    expected = {
+        "en-GB,en;q=0.8": "29 Nov 2026, 15:10",
+        "en-US": "Nov 29, 2026, 3:10\u202fPM",
+        "de-CH": "29.11.2026, 15:10",
+        "de-DE,de;q=0.9": "29.11.2026, 15:10",
+    }
     for header, text in expected.items():
         with app.test_request_context(headers={"Accept-Language": header}):
             assert local_datetime(when) == text, header

@@ -7,9 +7,9 @@ import re
 
 import pytest
 from flask.testing import FlaskClient
+from web_helpers import create_circle, flashes, hidden, post_hand, start_evening, version_of
 
 from scorekeeper.game.rulesets import Variant
-from web_helpers import create_circle, flashes, hidden, post_hand, start_evening, version_of
 
 
 @pytest.fixture
@@ -44,7 +44,9 @@ def test_record_a_hand_writes_the_cell_and_bumps_the_version(client: FlaskClient
 
 def test_form_has_numeric_keypad_and_hidden_ids(client: FlaskClient, three: str) -> None:
     page = client.get(three).text
-    assert re.search(r'name="declarer_points"[^>]*inputmode="numeric"|inputmode="numeric"[^>]*name="declarer_points"', page)
+    assert re.search(
+        r'name="declarer_points"[^>]*inputmode="numeric"|inputmode="numeric"[^>]*name="declarer_points"', page
+    )
     assert 'pattern="[0-9]*"' in page
     fields = hidden(page, "/hands")
     assert set(fields) >= {"csrf_token", "request_id", "expected_version"}
@@ -65,15 +67,19 @@ BAD = [
     ({"declarer": "7"}, "Not a valid choice."),
     ({"match": "y"}, "A match needs all 157 points to the declarer and 0 to the defenders."),
     ({"countermatch": "y"}, "A countermatch needs 0 points to the declarer and all 157 to the defenders."),
-    ({"declarer_points": "157", "defender_points": "0", "match": "y", "countermatch": "y"},
-     "A hand cannot be both a match and a countermatch."),
+    (
+        {"declarer_points": "157", "defender_points": "0", "match": "y", "countermatch": "y"},
+        "A hand cannot be both a match and a countermatch.",
+    ),
     ({"row": "joker1"}, "Say what the row “Joker” was played as."),
     ({"row": "joker1", "played_as": "misere:obenabe"}, "Not a valid choice."),
 ]
 
 
 @pytest.mark.parametrize(("change", "message"), BAD)
-def test_bad_input_gets_its_message_and_writes_nothing(client: FlaskClient, three: str, change: dict[str, str], message: str) -> None:
+def test_bad_input_gets_its_message_and_writes_nothing(
+    client: FlaskClient, three: str, change: dict[str, str], message: str
+) -> None:
     r = post_hand(client, three, {**GOOD, **change})
     assert r.status_code == 422
     assert any(message in m for m in flashes(r.text)) or message in html.unescape(r.text), (flashes(r.text), message)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any, Callable
+from typing import Any
 
 from flask.testing import FlaskClient
 
@@ -67,7 +68,10 @@ def hidden(html: str, action_end: str) -> dict[str, str]:
 
 
 def flashes(html: str) -> list[str]:
-    return [html_lib.unescape(re.sub(r"\s+", " ", m).strip()) for m in re.findall(r'<p class="flash flash-\w+">(.*?)</p>', html, re.S)]
+    return [
+        html_lib.unescape(re.sub(r"\s+", " ", m).strip())
+        for m in re.findall(r'<p class="flash flash-\w+">(.*?)</p>', html, re.S)
+    ]
 
 
 def version_of(html: str) -> int:
