@@ -42,6 +42,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LANGUAGES": ["en", "de_CH"],
         # A phone may sit on the slate page all evening; the token expires with the session.
         "WTF_CSRF_TIME_LIMIT": None,
+        # Under HTTPS Flask-WTF would also demand a same-origin Referer, but every page sends
+        # Referrer-Policy: no-referrer (links hold secrets), so browsers send none and every form
+        # would fail. The CSRF token, SameSite=Lax cookies and HSTS remain.
+        "WTF_CSRF_SSL_STRICT": False,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,
         "MAX_CONTENT_LENGTH": 256 * 1024,
