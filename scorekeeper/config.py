@@ -65,7 +65,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LIMIT_WRONG_TOKENS": "20 per 10 minutes",
         "LIMIT_EVENING_WRITES": "120 per minute",
         # Compression (Flask-Compress).
-        "COMPRESS_ALGORITHM": ["br", "gzip"],
+        # brotli where the browser takes it (HTTPS), else gzip; static files are sent as streams,
+        # which Flask-Compress packs with brotli or deflate (not gzip).
+        "COMPRESS_ALGORITHM": ["br", "gzip", "deflate"],
+        "COMPRESS_ALGORITHM_STREAMING": ["br", "deflate"],
         "COMPRESS_MIMETYPES": [
             "text/html",
             "text/css",
