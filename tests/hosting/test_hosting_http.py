@@ -33,7 +33,8 @@ def _every_cookie(app: Flask, base_url: str) -> tuple[dict[str, str], list[TestR
     """The session (CSRF), the language and the seat cookie, and the answers that set them."""
     client = app.test_client()
     home = client.get("/", base_url=base_url)
-    created = client.post("/", data={"name": "Runde", "csrf_token": csrf(home.get_data(as_text=True))}, base_url=base_url)
+    form = {"name": "Runde", "csrf_token": csrf(home.get_data(as_text=True))}
+    created = client.post("/", data=form, base_url=base_url)
     lang = client.get("/lang/de_CH", base_url=base_url)
     write, _view = circle_tokens(client)
     evening = start_evening(client, write)
