@@ -8,6 +8,7 @@ workers and threads stay on the command line.
   127.0.0.1): the app's ``PROXY_HOPS`` (werkzeug's ProxyFix) decides, in one place.
 - A request whose body gunicorn could not skip is answered with ``Connection: close``
   (see ``pre_request``).
+- No control socket (see ``control_socket_disable``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from typing import Any
 logger_class = "scorekeeper.web.accesslog.RedactingLogger"
 forwarded_allow_ips = ""
 secure_scheme_headers: dict[str, str] = {}
+# Gunicorn 25+ opens a control socket at one fixed path per user ($HOME/.gunicorn/gunicorn.ctl),
+# which two instances on one host (a test run beside `make run`) would fight over; systemd and
+# `make run` steer gunicorn with signals. (Older gunicorns ignore the unknown setting.)
+control_socket_disable = True
 
 # Gunicorn reuses a kept-alive connection only after skipping the part of a request
 # body the app did not read, and it skips at most 64 KiB (gunicorn.http.parser's
