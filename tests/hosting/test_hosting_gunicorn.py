@@ -70,11 +70,12 @@ GET = b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"
 def test_a_refused_body_never_breaks_the_next_request(server: Server, path: str, size: int, status: int) -> None:
     """20 rounds on raw keep-alive sockets: either the connection carries the next request, or
     the refusal said ``Connection: close`` (and a client then opens a new one): never a reset."""
+    kind = "application/x-www-form-urlencoded" if path == "/" else "application/json"
     for _ in range(20):
         with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
             buf = bytearray()
             try:
-                sock.sendall(_post(path, size, "application/x-www-form-urlencoded" if path == "/" else "application/json"))
+                sock.sendall(_post(path, size, kind))
             except OSError:
                 pass  # the server answered and stopped reading early: the answer is still there
             got, headers, _body = _response(sock, buf)
