@@ -164,7 +164,7 @@ def init_app(app: Flask) -> None:
     if hops < 0:
         raise ValueError(f"SCOREKEEPER_PROXY_HOPS must be 0 or more, not {hops}")
     if hops:
-        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  (the documented way to wrap it)
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]  # Flask's documented way to wrap it
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops, x_port=hops, x_prefix=hops
         )
     app.session_interface = SessionInterface()

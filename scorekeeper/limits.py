@@ -26,7 +26,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, current_app, g, jsonify, render_template, request
+from flask import Flask, current_app, g, has_request_context, jsonify, render_template, request
 from flask_babel import format_timedelta
 from flask_babel import lazy_gettext as _l
 from flask_limiter import Limiter, RateLimitExceeded
@@ -60,8 +60,6 @@ FALLBACK_MESSAGE = _l("Too many requests. Nothing was written. Try again in %(wa
 
 def _note_refused(_sender: Any, **_kwargs: Any) -> None:
     """A service refused a token: this request counts against the wrong-token limit."""
-    from flask import has_request_context
-
     if has_request_context():
         g.token_refused = True
 
@@ -124,15 +122,14 @@ def init_app(app: Flask) -> None:
         kinds = kinds_of(endpoint, its_rules)
         if not kinds or endpoint not in app.view_functions:
             continue
-        view = app.view_functions[endpoint]
+        view: Callable[..., Any] = app.view_functions[endpoint]
         for kind in sorted(kinds):
             view = decorators[kind](view)
         app.view_functions[endpoint] = view
 
 
 def _retry_after() -> int:
-    app = current_app._get_current_object()  # type: ignore[attr-defined]  (werkzeug's LocalProxy)
-    limiter = limiter_of(app)
+    limiter = limiter_of(current_app)
     current = limiter.current_limit if limiter is not None else None
     if current is None:
         return 60

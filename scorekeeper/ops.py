@@ -19,7 +19,7 @@ import shutil
 import sqlite3
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 from alembic.migration import MigrationContext
@@ -86,7 +86,7 @@ def sqlite_backup(engine: Engine, target: Path) -> str | None:
     try:
         dest = sqlite3.connect(tmp)
         try:
-            raw.driver_connection.backup(dest)  # type: ignore[union-attr]  (sqlite3.Connection)
+            cast(sqlite3.Connection, raw.driver_connection).backup(dest)
             check = dest.execute("PRAGMA integrity_check").fetchone()
             if not check or check[0] != "ok":
                 raise click.ClickException(f"the copy failed its integrity check: {check}")
@@ -105,7 +105,7 @@ def sqlite_restore(engine: Engine, source: Path) -> None:
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     raw = engine.raw_connection()
     try:
-        src.backup(raw.driver_connection)  # type: ignore[arg-type]  (sqlite3.Connection)
+        src.backup(cast(sqlite3.Connection, raw.driver_connection))
     finally:
         raw.close()
         src.close()
