@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
@@ -176,18 +176,26 @@ def test_restore_refuses_what_is_no_backup(app: Flask, db_backend: str, tmp_path
     assert app.test_client().get("/readyz").status_code == 200  # nothing touched
 
 
-def test_restore_refuses_a_backup_of_a_newer_version(app: Flask, db_backend: str, tmp_path: Path) -> None:
-    if db_backend != "sqlite":
-        pytest.skip("the revision is edited in an SQLite copy")
-    target = tmp_path / "newer.sqlite3"
-    assert app.test_cli_runner().invoke(args=["backup", str(target)]).exit_code == 0
-    conn = sqlite3.connect(target)
-    with conn:
-        conn.execute("UPDATE alembic_version SET version_num = 'ffffffffffff'")
-    conn.close()
+def _set_revision(app: Flask, revision: str) -> str:
+    """Write ``revision`` into the live database's alembic_version; the one it had."""
+    with app.app_context():
+        old = db.session.execute(text("SELECT version_num FROM alembic_version")).scalar_one()
+        db.session.execute(text("UPDATE alembic_version SET version_num = :r"), {"r": revision})
+        db.session.commit()
+    return str(old)
+
+
+def test_restore_refuses_a_backup_of_a_newer_version(app: Flask, tmp_path: Path) -> None:
+    target = tmp_path / "newer.backup"
+    head = _set_revision(app, "ffffffffffff")  # as if made by a later version of the app
+    try:
+        assert app.test_cli_runner().invoke(args=["backup", str(target)]).exit_code == 0
+    finally:
+        _set_revision(app, head)
+    before = _rows(app)
     done = app.test_cli_runner().invoke(args=["restore", str(target), "--yes"])
     assert done.exit_code == 1 and "newer version" in done.output
-    assert app.test_client().get("/readyz").status_code == 200
+    assert _rows(app) == before and app.test_client().get("/readyz").status_code == 200
 
 
 def test_restore_of_an_older_version_says_to_upgrade(

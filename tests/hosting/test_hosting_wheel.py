@@ -22,8 +22,10 @@ LANGUAGES = sorted(p.name for p in (ROOT / "scorekeeper" / "translations").iterd
 pytestmark = [pytest.mark.packaging, pytest.mark.slow]
 
 
-def _run(args: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(args, capture_output=True, text=True, check=False, **kw)  # type: ignore[call-overload]
+def _run(
+    args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, f"{args}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
     return done
 
