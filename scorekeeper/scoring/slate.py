@@ -41,6 +41,11 @@ class Cell:
     def contract(self) -> Contract | None:
         return self.entry.contract
 
+    @property
+    def imported(self) -> bool:
+        """Typed from a paper slate (no card points behind the value)."""
+        return self.entry.imported
+
 
 class Slate:
     """The state of an evening after its effective entries. Treat as read-only."""
