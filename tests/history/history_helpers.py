@@ -99,3 +99,77 @@ BOOK = {
     "joker1": (40, 120, 80),
     "joker2": (80, 40, 120),
 }
+
+
+def rich_circle() -> CircleRecord:
+    """A small circle with one of everything an export carries."""
+    from dataclasses import replace
+
+    from scorekeeper.game.rulesets import Variant, default_ruleset
+    from scorekeeper.history.records import (
+        DigitalAction,
+        DigitalHand,
+        HousekeepingKind,
+        PaymentKind,
+        Status,
+    )
+    from scorekeeper.history.sample import sample_circle
+
+    base = sample_circle(21, evenings=8, players=6)
+    three = default_ruleset(Variant.THREE)
+    roster = (*base.players, Player("p7", '=HYPERLINK("x")'), Player("p8", "-Anna; die Zweite"))
+    # a three-player evening with a correction, an undo, a tie and its cut, entered by someone
+    tied = dict(BOOK, suit_H=(120, 120, 40))
+    entries = table(three, tied)
+    wrong = HandEntry("obenabe", 0, None, 100, 57)
+    log = [
+        LogEntry(1, LogKind.HAND, None, wrong, author="@Ruedi", created_at=at(5)),
+        LogEntry(2, LogKind.UNDO, 1, None, author="Ruedi", created_at=at(5)),
+        *log_of(entries, start=3),
+    ]
+    fixed = replace(entries[1], declarer_points=41, defender_points=116)  # Beth's 40 was 41
+    log.append(LogEntry(len(log) + 1, LogKind.CORRECTION, 4, fixed, author="Beth"))
+    cut = Cut("suit_H", "high", 1, True, (1, 0))
+    digital = (
+        DigitalHand(
+            "t1",
+            1,
+            0,
+            tuple(range(36)),
+            (("suit_C",), ("suit_C",), ("suit_C",)),
+            (),
+            0,
+            (DigitalAction(1, 1, 36), DigitalAction(2, 2, 64, computer=True)),
+            True,
+            at(5),
+        ),
+        DigitalHand("t1", 2, 1, tuple(reversed(range(36))), ((), (), ()), (), 1, (), False, at(5)),
+    )
+    cut_evening = replace(
+        evening("cut", three, ["p7", "p8", "p1"], [], day=5, cuts=[cut]), log=tuple(log), digital=digital
+    )
+    still_open = evening("open", three, ["p2", "p3", "p4"], entries[:5], day=6, status=Status.OPEN)
+    settlements = (
+        Settlement(1, PaymentKind.PAYMENT, None, "p2", "p1", 900, at(6), "Ann", at(6)),
+        Settlement(2, PaymentKind.CORRECTION, 1, "p2", "p1", 950, at(6), "Ann", at(7)),
+        Settlement(3, PaymentKind.PAYMENT, None, "p3", "p7", 5, at(7), None, at(7)),
+        Settlement(4, PaymentKind.VOID, 3, entered_by="Beth", created_at=at(8)),
+    )
+    housekeeping = (
+        Housekeeping(1, HousekeepingKind.RENAME, player="p6", name="Trudi Egli-Moser", created_at=at(8)),
+        Housekeeping(2, HousekeepingKind.DELETE_EVENING, evening=base.evenings[0].id, author="Ann"),
+        Housekeeping(3, HousekeepingKind.UNDO, undoes=2),
+        Housekeeping(4, HousekeepingKind.DELETE_EVENING, evening=base.evenings[1].id),
+    )
+    return CircleRecord(
+        "Sternen; Dienstag",
+        roster,
+        (*base.evenings, cut_evening, still_open),
+        settlements,
+        housekeeping,
+        created_at=at(-100),
+    )
+
+
+def log_of(entries: Sequence[HandEntry], start: int = 1) -> tuple[LogEntry, ...]:
+    return tuple(LogEntry(start + i, LogKind.HAND, None, e, created_at=at(5)) for i, e in enumerate(entries))
