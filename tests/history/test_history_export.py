@@ -192,6 +192,8 @@ def test_the_version_1_file_decodes_and_gives_its_figures() -> None:
     v = view(c)
     stats = circle_stats(v)
     assert stats.evenings == 8 and stats.player("p1").name == "Anne-Marie Zurbriggen"
+    assert (len(c.settlements), len(c.housekeeping), sum(len(ev.digital) for ev in c.evenings)) == (4, 4, 1)
+    assert v.player_name("p6") == "Trudi Egli-Moser" and purse(v).balances["p2"] < 0
     assert sum(p.net_rappen for p in stats.players) == 0
     assert json.loads(GOLDEN_V1.read_text())["version"] == 1
     assert c == read(parse(dumps(c, NOW)))  # and it survives being written again
@@ -217,9 +219,7 @@ def test_regenerate_golden_on_purpose_only() -> None:
 
     if os.environ.get("SCOREKEEPER_REGEN_GOLDEN") == "1":  # pragma: no cover - on purpose only
         GOLDEN_V1.parent.mkdir(parents=True, exist_ok=True)
-        GOLDEN_V1.write_text(
-            json.dumps(encode(sample_circle(99, evenings=8, players=5), NOW), ensure_ascii=False, indent=1) + "\n"
-        )
+        GOLDEN_V1.write_text(json.dumps(encode(rich_circle(), NOW), ensure_ascii=False, indent=1) + "\n")
     assert GOLDEN_V1.exists()
 
 
