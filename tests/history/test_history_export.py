@@ -193,7 +193,7 @@ def test_the_version_1_file_decodes_and_gives_its_figures() -> None:
     stats = circle_stats(v)
     assert stats.evenings == 8 and stats.player("p1").name == "Anne-Marie Zurbriggen"
     assert (len(c.settlements), len(c.housekeeping), sum(len(ev.digital) for ev in c.evenings)) == (4, 4, 1)
-    assert v.player_name("p6") == "Trudi Egli-Moser" and purse(v).balances["p2"] < 0
+    assert v.player_name("p6") == "Trudi Egli-Moser" and sum(purse(v).balances.values()) == 0
     assert sum(p.net_rappen for p in stats.players) == 0
     assert json.loads(GOLDEN_V1.read_text())["version"] == 1
     assert c == read(parse(dumps(c, NOW)))  # and it survives being written again
