@@ -28,7 +28,7 @@ from ..game.contracts import Contract
 from ..game.errors import N_, RuleError
 from ..game.rulesets import RuleSet
 from ..scoring.entries import HandEntry
-from ..scoring.final import Cut
+from ..scoring.final import Cut, End
 from .housekeeping import CircleView, fold_events, seats_of
 from .outcome import outcome
 from .purse import check_log
@@ -240,34 +240,34 @@ class _Reader:
     def _bad(self, key: str) -> RuleError:
         return _fail("export_damaged", where=f"{self.path}.{key}")
 
-    def int(self, key: str) -> int:
+    def integer(self, key: str) -> int:
         v = self._get(key)
         if type(v) is not int:
             raise self._bad(key)
         return v
 
-    def opt_int(self, key: str) -> int | None:
+    def opt_integer(self, key: str) -> int | None:
         v = self._get(key)
-        return None if v is None else self.int(key)
+        return None if v is None else self.integer(key)
 
-    def bool(self, key: str) -> bool:
+    def boolean(self, key: str) -> bool:
         v = self._get(key)
         if type(v) is not bool:
             raise self._bad(key)
         return v
 
-    def str(self, key: str) -> str:
+    def text(self, key: str) -> str:
         v = self._get(key)
         if not isinstance(v, str):
             raise self._bad(key)
         return v
 
-    def opt_str(self, key: str) -> str | None:
+    def opt_text(self, key: str) -> str | None:
         v = self._get(key)
-        return None if v is None else self.str(key)
+        return None if v is None else self.text(key)
 
     def time(self, key: str) -> datetime | None:
-        v = self.opt_str(key)
+        v = self.opt_text(key)
         if v is None:
             return None
         try:
@@ -278,47 +278,47 @@ class _Reader:
             raise self._bad(key)
         return when
 
-    def list(self, key: str) -> list[Any]:
+    def array(self, key: str) -> list[Any]:
         v = self._get(key)
         if not isinstance(v, list):
             raise self._bad(key)
         return v
 
-    def ints(self, key: str) -> tuple[int, ...]:
-        v = self.list(key)
+    def integers(self, key: str) -> tuple[int, ...]:
+        v = self.array(key)
         if any(type(x) is not int for x in v):
             raise self._bad(key)
         return tuple(v)
 
     def items(self, key: str) -> list[_Reader]:
-        return [_Reader(x, f"{self.path}.{key}[{i}]") for i, x in enumerate(self.list(key))]
+        return [_Reader(x, f"{self.path}.{key}[{i}]") for i, x in enumerate(self.array(key))]
 
     def obj(self, key: str) -> _Reader:
         return _Reader(self._get(key), f"{self.path}.{key}")
 
     def enum(self, key: str, kind: Callable[[str], Any]) -> Any:
         try:
-            return kind(self.str(key))
+            return kind(self.text(key))
         except ValueError:
             raise self._bad(key) from None
 
 
 def _read_hand(r: _Reader) -> HandEntry:
-    code = r.opt_str("contract")
+    code = r.opt_text("contract")
     try:
         contract = None if code is None else Contract.parse(code)
     except ValueError:
         raise _fail("export_damaged", where=f"{r.path}.contract") from None
     return HandEntry(
-        row_key=r.opt_str("row"),
-        declarer_seat=r.int("declarer_seat"),
+        row_key=r.opt_text("row"),
+        declarer_seat=r.integer("declarer_seat"),
         contract=contract,
-        declarer_points=r.int("declarer_points"),
-        defender_points=r.int("defender_points"),
-        match=r.bool("match"),
-        countermatch=r.bool("countermatch"),
-        seich=r.bool("seich"),
-        cell=r.opt_int("cell"),
+        declarer_points=r.integer("declarer_points"),
+        defender_points=r.integer("defender_points"),
+        match=r.boolean("match"),
+        countermatch=r.boolean("countermatch"),
+        seich=r.boolean("seich"),
+        cell=r.opt_integer("cell"),
     )
 
 
@@ -327,12 +327,12 @@ def _read_log(r: _Reader) -> LogEntry:
     hand = r.d.get("hand")
     try:
         return LogEntry(
-            seq=r.int("seq"),
+            seq=r.integer("seq"),
             kind=kind,
-            supersedes=r.opt_int("supersedes"),
+            supersedes=r.opt_integer("supersedes"),
             entry=None if hand is None else _read_hand(r.obj("hand")),
-            digital=r.bool("digital"),
-            author=r.opt_str("author"),
+            digital=r.boolean("digital"),
+            author=r.opt_text("author"),
             created_at=r.time("created_at"),
         )
     except ValueError as err:
@@ -341,33 +341,38 @@ def _read_log(r: _Reader) -> LogEntry:
         raise _fail("export_damaged", where=f"{r.path}.hand") from None
 
 
+_ENDS: Final[dict[str, End]] = {"high": "high", "low": "low", "all": "all"}
+
+
 def _read_cut(r: _Reader) -> CutEntry:
-    end = r.str("end")
-    if end not in ("high", "low", "all"):
+    end = _ENDS.get(r.text("end"))
+    if end is None:
         raise _fail("export_damaged", where=f"{r.path}.end")
-    cut = Cut(r.str("row"), end, r.int("winner"), r.bool("drawn"), r.ints("order"))  # type: ignore[arg-type]  # end checked above
+    cut = Cut(r.text("row"), end, r.integer("winner"), r.boolean("drawn"), r.integers("order"))
     return CutEntry(cut, r.time("created_at"))
 
 
 def _read_digital(r: _Reader) -> DigitalHand:
     open_rows = []
-    for i, rows in enumerate(r.list("open_rows")):
+    for i, rows in enumerate(r.array("open_rows")):
         if not isinstance(rows, list) or not all(isinstance(k, str) for k in rows):
             raise _fail("export_damaged", where=f"{r.path}.open_rows[{i}]")
         open_rows.append(tuple(rows))
-    deck = r.ints("deck")
+    deck = r.integers("deck")
     if sorted(deck) != list(range(36)):
         raise _fail("export_damaged", where=f"{r.path}.deck")
     return DigitalHand(
-        table=r.str("table"),
-        number=r.int("number"),
-        dealer=r.int("dealer"),
+        table=r.text("table"),
+        number=r.integer("number"),
+        dealer=r.integer("dealer"),
         deck=deck,
         open_rows=tuple(open_rows),
-        seich_used=r.ints("seich_used"),
-        slate_version=r.int("slate_version"),
+        seich_used=r.integers("seich_used"),
+        slate_version=r.integer("slate_version"),
         actions=tuple(
-            DigitalAction(a.int("seq"), a.int("seat"), a.int("action"), a.bool("computer"), a.time("created_at"))
+            DigitalAction(
+                a.integer("seq"), a.integer("seat"), a.integer("action"), a.boolean("computer"), a.time("created_at")
+            )
             for a in r.items("actions")
         ),
         finished=True,
@@ -380,48 +385,48 @@ def _read_evening(r: _Reader) -> EveningRecord:
         ruleset = RuleSet.from_dict(r.obj("ruleset").d)
     except (KeyError, ValueError, TypeError, AttributeError):
         raise _fail("export_damaged", where=f"{r.path}.ruleset") from None
-    seats = r.list("seats")
+    seats = r.array("seats")
     if not all(isinstance(p, str) for p in seats):
         raise _fail("export_damaged", where=f"{r.path}.seats")
     return EveningRecord(
-        id=r.str("id"),
+        id=r.text("id"),
         ruleset=ruleset,
-        first_dealer=r.int("first_dealer"),
+        first_dealer=r.integer("first_dealer"),
         seats=tuple(seats),
         log=tuple(_read_log(x) for x in r.items("log")),
         cuts=tuple(_read_cut(x) for x in r.items("cuts")),
         status=r.enum("status", Status),
         created_at=r.time("created_at"),
         ended_at=r.time("ended_at"),
-        counts_in_money=r.bool("counts_in_money"),
+        counts_in_money=r.boolean("counts_in_money"),
         digital=tuple(_read_digital(x) for x in r.items("digital")),
     )
 
 
 def _read_settlement(r: _Reader) -> Settlement:
     return Settlement(
-        seq=r.int("seq"),
+        seq=r.integer("seq"),
         kind=r.enum("kind", PaymentKind),
-        supersedes=r.opt_int("supersedes"),
-        payer=r.opt_str("payer"),
-        payee=r.opt_str("payee"),
-        rappen=r.opt_int("rappen"),
+        supersedes=r.opt_integer("supersedes"),
+        payer=r.opt_text("payer"),
+        payee=r.opt_text("payee"),
+        rappen=r.opt_integer("rappen"),
         paid_at=r.time("paid_at"),
-        entered_by=r.opt_str("entered_by"),
+        entered_by=r.opt_text("entered_by"),
         created_at=r.time("created_at"),
     )
 
 
 def _read_housekeeping(r: _Reader) -> Housekeeping:
     return Housekeeping(
-        seq=r.int("seq"),
+        seq=r.integer("seq"),
         kind=r.enum("kind", HousekeepingKind),
-        player=r.opt_str("player"),
-        into=r.opt_str("into"),
-        name=r.opt_str("name"),
-        evening=r.opt_str("evening"),
-        undoes=r.opt_int("undoes"),
-        author=r.opt_str("author"),
+        player=r.opt_text("player"),
+        into=r.opt_text("into"),
+        name=r.opt_text("name"),
+        evening=r.opt_text("evening"),
+        undoes=r.opt_integer("undoes"),
+        author=r.opt_text("author"),
         created_at=r.time("created_at"),
     )
 
@@ -447,9 +452,9 @@ def read(doc: dict[str, Any]) -> CircleRecord:
     r = _Reader(doc, "export")
     c = r.obj("circle")
     return CircleRecord(
-        name=c.str("name"),
+        name=c.text("name"),
         created_at=c.time("created_at"),
-        players=tuple(Player(p.str("id"), p.str("name"), p.time("created_at")) for p in r.items("players")),
+        players=tuple(Player(p.text("id"), p.text("name"), p.time("created_at")) for p in r.items("players")),
         evenings=tuple(_read_evening(x) for x in r.items("evenings")),
         settlements=tuple(_read_settlement(x) for x in r.items("settlements")),
         housekeeping=tuple(_read_housekeeping(x) for x in r.items("housekeeping")),

@@ -65,6 +65,10 @@ class ChartSeries:
     notes: tuple[str, ...] = ()  # bar charts: a small note per value ("12 hands")
 
 
+def _cell(value: float | None, fmt: Callable[[float], str]) -> str:
+    return "" if value is None else fmt(value)
+
+
 @dataclass(frozen=True, slots=True)
 class LineChart:
     title: str
@@ -78,8 +82,7 @@ class LineChart:
         """(header, rows): one row per point, one column per series."""
         header = ("", *(s.label for s in self.series))
         rows = tuple(
-            (x, *("" if s.values[i] is None else self.value_format(s.values[i]) for s in self.series))  # type: ignore[arg-type]
-            for i, x in enumerate(self.x_labels)
+            (x, *(_cell(s.values[i], self.value_format) for s in self.series)) for i, x in enumerate(self.x_labels)
         )
         return header, rows
 
@@ -239,10 +242,14 @@ def line_scene(chart: LineChart) -> Scene:
     for k, s in enumerate(chart.series):
         colour = PALETTE[k % len(PALETTE)]
         if s.low is not None and s.high is not None:
-            pts = [i for i in range(n) if s.low[i] is not None and s.high[i] is not None]
-            if pts:
-                upper = [(sx(i), sy(s.high[i])) for i in pts]  # type: ignore[arg-type]
-                lower = [(sx(i), sy(s.low[i])) for i in reversed(pts)]  # type: ignore[arg-type]
+            band = [
+                (i, lo_, hi_)
+                for i, (lo_, hi_) in enumerate(zip(s.low, s.high, strict=True))
+                if lo_ is not None and hi_ is not None
+            ]
+            if band:
+                upper = [(sx(i), sy(hi_)) for i, _lo, hi_ in band]
+                lower = [(sx(i), sy(lo_)) for i, lo_, _hi in reversed(band)]
                 scene.shapes.append(Area(tuple(upper + lower), colour))
         run: list[tuple[float, float]] = []
         for i in range(n + 1):
