@@ -23,9 +23,9 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from functools import partial
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
