@@ -21,7 +21,7 @@ from ..scoring.payouts import Payout, payout
 from ..scoring.slate import Slate
 from .records import EveningRecord
 
-CACHE_SIZE = 4096  # evenings kept (a circle of 500 evenings, several circles per worker)
+CACHE_SIZE = 2048  # evenings kept per worker (~14 KB each: about 28 MB at most)
 
 
 def contract_kind(ruleset: RuleSet, entry: HandEntry) -> Kind:
