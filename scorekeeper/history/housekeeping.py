@@ -196,6 +196,7 @@ def _verify_one(
 ) -> Housekeeping:
     """``verify`` against the already folded ``state`` of the events ``history``."""
     kind = HousekeepingKind(event.kind)
+    event = replace(event, kind=kind)  # a kind given as text (a database row) is stored as the enum
     kept = list(state.in_force)
     if kind is HousekeepingKind.UNDO:
         target = [e for e in kept if e.seq == event.undoes]

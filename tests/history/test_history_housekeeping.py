@@ -119,3 +119,9 @@ def test_every_code_is_exercised() -> None:
 
     text = pathlib.Path(__file__).read_text()
     assert [c for c in ERROR_CODES if f'"{c}"' not in text] == []
+
+
+def test_a_kind_given_as_text_is_read_as_the_event_kind() -> None:
+    as_text = Housekeeping(1, "rename", player="p2", name="Betty")  # type: ignore[arg-type]  # a database row's text
+    assert verify(ROSTER, SEATS, [], as_text).kind is K.RENAME
+    assert fold_events(ROSTER, SEATS, [as_text]).name("p2") == "Betty"
