@@ -152,37 +152,41 @@ def fewest_transfers(order: Sequence[PlayerId], balances: Mapping[PlayerId, int]
     return out, exact
 
 
+@dataclass(frozen=True, slots=True)
+class _Step:
+    order: tuple[tuple[int, float], int, str, int]  # time, evenings before payments, then id or seq
+    evening: EveningId | None
+    payment: int | None
+    when: datetime | None
+    change: dict[PlayerId, int]
+
+
 def purse(view: CircleView, flt: Filter | None = None) -> Purse:
     """The ledger of the circle (``flt``: a season; the variant too, if given)."""
     flt = flt or Filter()
     players = tuple(p.id for p in view.players)
-    # (sort key, evening, payment seq, when, change): evenings before payments at the same instant
-    queue: list[
-        tuple[
-            tuple[tuple[int, float], int, str, int], EveningId | None, int | None, datetime | None, dict[PlayerId, int]
-        ]
-    ] = []
+    steps: list[_Step] = []
     for ev, out in admitted(view, flt):
         if out.payout is None or not (out.complete or ev.counts_in_money):
             continue
         change: dict[PlayerId, int] = {}
         for seat, p in enumerate(ev.seats):
             change[p] = change.get(p, 0) + out.payout.net[seat]
-        queue.append(((when_key(ev.ended_at), 0, ev.id, 0), ev.id, None, ev.ended_at, change))
+        steps.append(_Step((when_key(ev.ended_at), 0, ev.id, 0), ev.id, None, ev.ended_at, change))
     for s in settlements_in_force(view.settlements):
         if not flt.season.contains(s.paid_at):
             continue
         assert s.payer is not None and s.payee is not None and s.rappen is not None
         change = {s.payer: s.rappen}
         change[s.payee] = change.get(s.payee, 0) - s.rappen  # a merge may have made them one
-        queue.append(((when_key(s.paid_at), 1, "", s.seq), None, s.seq, s.paid_at, change))
-    queue.sort(key=lambda q: q[0])
+        steps.append(_Step((when_key(s.paid_at), 1, "", s.seq), None, s.seq, s.paid_at, change))
+    steps.sort(key=lambda step: step.order)
     balance = dict.fromkeys(players, 0)
     lines: list[PurseLine] = []
-    for _key, evening, payment, when, change in queue:
-        for p, amount in change.items():
+    for step in steps:
+        for p, amount in step.change.items():
             balance[p] += amount
         now = tuple((p, balance[p]) for p in players)
-        lines.append(PurseLine(when, evening, payment, tuple(change.items()), now))
+        lines.append(PurseLine(step.when, step.evening, step.payment, tuple(step.change.items()), now))
     transfers, exact = fewest_transfers(players, balance)
     return Purse(players, dict(balance), tuple(lines), tuple(transfers), exact)
