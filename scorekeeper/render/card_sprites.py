@@ -192,7 +192,7 @@ def _index(mark: str, colour: str) -> str:
 
 
 # the picture area: right of the index column
-ART_X0, ART_X1, ART_Y0, ART_Y1 = 40.0, 97.0, 8.0, 142.0
+ART_X0, ART_X1, ART_Y0, ART_Y1 = 40.0, 94.0, 8.0, 142.0
 ART_CX = (ART_X0 + ART_X1) / 2
 
 
@@ -200,8 +200,8 @@ def _pips(suit: str, n: int) -> str:
     """n suit symbols in two columns, the odd one centred in the last row."""
     rows = (n + 1) // 2
     step = (ART_Y1 - ART_Y0) / rows
-    size = min(26.0, step - 5)
-    cols = (ART_CX - 14, ART_CX + 14)
+    size = min(24.0, step - 5)
+    cols = (ART_CX - 13, ART_CX + 13)
     out = []
     for i in range(n):
         row, col = divmod(i, 2)
@@ -216,8 +216,8 @@ def _banner(suit: str) -> str:
     return (
         f'<path d="M47 18V140" stroke="{BROWN}" stroke-width="5" stroke-linecap="round"/>'
         f'<circle cx="47" cy="14" r="5" fill="{GOLD}" stroke="{INK}" stroke-width="2"/>'
-        f'<path d="M50 22C63 15 80 30 95 22V84C80 92 63 77 50 84Z" fill="{PAPER}" stroke="{INK}" '
-        f'stroke-width="3" stroke-linejoin="round"/>' + _use(f"suit-{suit}", 56, 35, 34)
+        f'<path d="M50 22C62 15 78 30 92 22V84C78 92 62 77 50 84Z" fill="{PAPER}" stroke="{INK}" '
+        f'stroke-width="3" stroke-linejoin="round"/>' + _use(f"suit-{suit}", 55, 36, 32)
     )
 
 
@@ -293,7 +293,7 @@ def _card(deck: Deck, symbol: str, mark: str) -> str:
     elif rank == 4:
         art = _banner(suit)
     elif rank == 8:
-        art = _use(f"suit-{suit}", ART_CX - 28, 56, 56)
+        art = _use(f"suit-{suit}", ART_CX - 27, 56, 54)
     else:
         art = _figure(suit, mark)
     body = '<use href="#frame"/>' + _index(mark, deck.suit_colour(suit)) + _use(f"suit-{suit}", *INDEX_PIP) + art
@@ -321,8 +321,8 @@ def _trump() -> str:
         star.append((20 + r * math.cos(a), 127 + r * math.sin(a)))
     return (
         f'<symbol id="{TRUMP_SYMBOL}" viewBox="{CARD_VIEWBOX}">'
-        f'<rect x="5" y="5" width="90" height="140" rx="6" fill="none" stroke="#a86e00" stroke-width="7"/>'
-        f'<rect x="5" y="5" width="90" height="140" rx="6" fill="none" stroke="{GOLD}" stroke-width="3.5"/>'
+        f'<rect x="4" y="4" width="92" height="142" rx="7" fill="none" stroke="#a86e00" stroke-width="6"/>'
+        f'<rect x="4" y="4" width="92" height="142" rx="7" fill="none" stroke="{GOLD}" stroke-width="3"/>'
         f'<circle cx="20" cy="127" r="15" fill="{INK}"/>'
         f'<path d="M{"L".join(_pt(p) for p in star)}Z" fill="{GOLD}"/>'
         "</symbol>"

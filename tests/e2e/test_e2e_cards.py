@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from scorekeeper.game.cards import parse_cards
 from scorekeeper.game.faces import (
@@ -62,7 +62,7 @@ def _page(title: str, body: str) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(title)}</title>"
         '<link rel="stylesheet" href="/static/css/app.css"><link rel="stylesheet" href="/static/css/cards.css">'
-        '<link rel="stylesheet" href="/test.css"><link rel="icon" href="/test-icon.svg">'
+        '<link rel="stylesheet" href="/test.css"><link rel="icon" href="/static/icons/icon.svg">'
         f"</head><body><main>{body}</main></body></html>"
     )
 
@@ -111,6 +111,7 @@ def _deck_page(style: str, four: bool) -> str:
 
 
 TEST_CSS = """
+.icons img { display: block; margin: 0 0 4px; }
 .deck { display: grid; grid-template-columns: repeat(9, minmax(0, 1fr)); gap: 3px; list-style: none; padding: 0; }
 .deck li { min-width: 0; text-align: center; font-size: .7rem; }
 .suits { display: flex; flex-wrap: wrap; gap: .2rem 1rem; list-style: none; padding: 0; font-size: 1.1rem; }
@@ -119,12 +120,16 @@ TEST_CSS = """
 
 @pytest.fixture(scope="module")
 def card_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The sprites, app.css and cards.css, and the test pages, over HTTP with a strict CSP."""
+    """The sprites, the icons, app.css and cards.css, and the test pages, over HTTP with a strict CSP."""
     site = tmp_path_factory.mktemp("card-site")
-    for rel in ("cards", "css"):
+    for rel in ("cards", "css", "icons"):
         shutil.copytree(ROOT / "static" / rel, site / "static" / rel)
     (site / "test.css").write_text(TEST_CSS)
-    (site / "test-icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>')
+    icons = "".join(
+        f'<img src="/static/icons/{f}" width="192" height="192" alt="" data-icon="{f}">'
+        for f in ("icon.svg", "icon-192.png", "icon-maskable-192.png", "icon-512.png", "icon-maskable-512.png")
+    )
+    (site / "icons.html").write_text(_page("icons", f'<div class="icons">{icons}</div>'))
     for style, four in DECKS:
         name = f"{style}{'-4c' if four else ''}"
         (site / f"deck-{name}.html").write_text(_deck_page(style, four))
@@ -245,3 +250,23 @@ def test_a_hand_fits_the_phone_with_readable_cards(
         assert page.locator(".trumps .suit-icon").bounding_box() is not None
         (shots / f"hand-{name}-{n}-{language}.png").write_bytes(page.screenshot())
         assert errors == []
+
+
+def test_the_icons_load_and_the_svg_icon_draws_like_the_png(phone: Any, card_site: str, shots: Path) -> None:
+    page, errors = _open(phone, f"{card_site}/icons.html")
+    images = page.locator("[data-icon]").all()
+    assert len(images) == 5
+    for img in images:
+        assert img.evaluate("i => i.complete && i.naturalWidth > 0"), img.get_attribute("data-icon")
+    box = page.locator("[data-icon='icon.svg']").bounding_box()
+    assert box is not None and (box["width"], box["height"]) == (192, 192)
+    png = page.screenshot(clip=box)
+    (shots / "icon-svg-in-chromium.png").write_bytes(png)
+    drawn = Image.open(io.BytesIO(png)).convert("RGB").resize((192, 192), Image.Resampling.LANCZOS)
+    paper = Image.new("RGBA", (192, 192), (0xFB, 0xFA, 0xF6, 255))
+    paper.alpha_composite(Image.open(ROOT / "static" / "icons" / "icon-192.png").convert("RGBA"))
+    # The same drawing, up to edge smoothing and a sub-pixel shift: compare slightly blurred.
+    blur = ImageFilter.GaussianBlur(2)
+    diff = ImageStat.Stat(ImageChops.difference(drawn.filter(blur), paper.convert("RGB").filter(blur)))
+    assert max(diff.mean) < 4, diff.mean
+    assert errors == []

@@ -1,0 +1,80 @@
+"""The app icons: in step with their drawing, the right sizes, maskable ones inside the safe zone."""
+
+from __future__ import annotations
+
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from scorekeeper.render import icons
+from scorekeeper.render.chalk import BOARD
+
+ICONS = Path(__file__).resolve().parents[2] / "static" / "icons"
+
+
+def test_the_committed_svg_is_the_drawing() -> None:
+    """Regenerate with `python -m scorekeeper.render.icons` after changing the drawing."""
+    assert (ICONS / "icon.svg").read_text(encoding="utf-8") == icons.render_svg()
+
+
+@pytest.mark.parametrize("size", icons.SIZES)
+@pytest.mark.parametrize("maskable", [False, True], ids=["any", "maskable"])
+def test_the_committed_pngs_are_the_drawing(size: int, maskable: bool) -> None:
+    path = ICONS / f"icon-{'maskable-' if maskable else ''}{size}.png"
+    committed = Image.open(path)
+    assert committed.size == (size, size)
+    assert committed.mode == ("RGB" if maskable else "RGBA")
+    fresh = icons.render_png(size, maskable=maskable)
+    # Equal to the pixel with this Pillow; a little room for another Pillow's resampling.
+    diff = ImageStat.Stat(ImageChops.difference(committed.convert("RGBA"), fresh.convert("RGBA")))
+    assert max(diff.mean) < 1.0, f"{path.name} is stale"
+    assert path.stat().st_size < 80_000
+
+
+@pytest.mark.parametrize("size", icons.SIZES)
+def test_the_any_icon_is_a_framed_slate_with_clear_corners(size: int) -> None:
+    img = icons.render_png(size, maskable=False)
+    alpha = img.getchannel("A")
+    assert [alpha.getpixel(p) for p in ((0, 0), (size - 1, 0), (0, size - 1), (size - 1, size - 1))] == [0] * 4
+    assert alpha.getpixel((size // 2, size // 2)) == 255
+    assert alpha.getpixel((size // 2, size // 30)) == 255  # the wooden frame reaches the edge
+
+
+@pytest.mark.parametrize("size", icons.SIZES)
+def test_the_maskable_icon_keeps_its_drawing_inside_the_safe_zone(size: int) -> None:
+    img = icons.render_png(size, maskable=True)
+    radius = icons.SAFE_RADIUS * size
+    centre = (size - 1) / 2
+    outside = inside = drawn = 0
+    px = img.load()
+    assert px is not None
+    for y in range(size):
+        for x in range(size):
+            differs = max(abs(a - b) for a, b in zip(px[x, y], BOARD, strict=True)) > 3
+            if math.hypot(x - centre, y - centre) > radius + 1:
+                outside += differs
+            else:
+                inside += 1
+                drawn += differs
+    assert outside == 0  # a launcher may cut anything beyond the safe zone
+    assert drawn / inside > 0.2  # and the motif fills it well
+
+
+def test_the_svg_icon_is_plain_svg() -> None:
+    root = ET.fromstring(icons.render_svg())
+    assert root.tag == "{http://www.w3.org/2000/svg}svg" and root.get("viewBox") == "0 0 512 512"
+    for el in root.iter():
+        assert el.tag.split("}")[1] in ("svg", "polygon", "polyline"), el.tag
+        assert "style" not in el.attrib and not any(a.startswith("on") for a in el.attrib)
+    assert len(icons.render_svg().encode()) < 8_000
+
+
+def test_write_puts_every_icon_under_the_static_folder(tmp_path: Path) -> None:
+    written = icons.write(tmp_path)
+    assert sorted(p.name for p in written) == sorted(
+        ["icon.svg", "icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png"]
+    )
+    assert Image.open(tmp_path / "icons" / "icon-512.png").size == (512, 512)
