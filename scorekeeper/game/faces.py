@@ -16,7 +16,7 @@ jack and queen therefore also come as ``CJ-de``, ``CQ-de`` .. with the German in
 
 Decided here (docs/DECISIONS.md, "Card faces"): the French deck comes in the classic two
 colours (black clubs and spades, red diamonds and hearts) and, as an option a phone may
-offer, in four colours (clubs green, diamonds orange) from a second sprite; the Swiss
+offer, in four colours (clubs green, diamonds blue) from a second sprite; the Swiss
 deck has one colouring. In every sprite the four suits differ by shape, so colour is
 never the only cue.
 

@@ -10,7 +10,7 @@ Made for a phone at 360 px in bright light: a card is 100 x 150 units and is sho
 50 to 65 px wide in a hand, so the corner index is large (a monoline glyph 34 units high,
 drawn as strokes so no font is needed and every phone shows the same marks) with the suit
 symbol under it; the picture (pips, banner, figures, the ace's big symbol) fills the rest.
-Court figures wear the rank's colour (under/jack blue, ober/queen green, king purple) and
+Court figures wear the rank's colour (under/jack rust, ober/queen teal, king purple) and
 hold the suit symbol where the Swiss deck holds it: low for the Under, high for the Ober.
 
 Only presentation attributes: no ``style`` attribute, no ``<style>``, no script, no
@@ -56,7 +56,7 @@ KING_ROBE: Final = "#5b2d8a"
 # --- the corner index: monoline glyphs, 34 units high, drawn as strokes -------------------
 GLYPH_H: Final = 34.0
 GLYPH_STROKE: Final = 6.5
-# glyph -> (width, path in a box of width x GLYPH_H, optional transform inside the box)
+# glyph -> (width, path in a box of width x GLYPH_H; the stroke is added around it)
 GLYPHS: Final[dict[str, tuple[float, str]]] = {
     "6": (22, "M19 2.5C10 -1 .5 6 .5 23.5M.5 23.5A10.5 10.5 0 1 0 21.5 23.5A10.5 10.5 0 1 0 .5 23.5"),
     "7": (22, "M.5 1H21.5C14 12 9.5 22 8 33.5"),
@@ -104,12 +104,12 @@ SWISS_SUITS: Final[dict[str, str]] = {
         f'<path d="M24 19H76V46C76 65 64 76 50 83C36 76 24 65 24 46Z" fill="{GOLD}" {_SW}/>'
         f'<path d="M24 40H76V54H24Z" fill="{INK}"/>'
     ),
-    # Rose: five red petals around a golden heart, green sepals between them.
-    "H": "",  # built below
+    # Rose ("H"): drawn by _rose below.
 }
 
 
 def _rose() -> str:
+    """Rose: five red petals around a golden heart, green sepals between them."""
     parts: list[str] = []
     for k in range(5):  # sepals first, the petals cover their roots
         a = math.radians(-54 + 72 * k)

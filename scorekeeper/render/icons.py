@@ -12,7 +12,8 @@ slate, and five chalk strokes counted as on a Jass slate (four and one across).
 
 One drawing, two outputs: the picture is a list of filled polygons and round-capped
 strokes in a 512-unit square; Pillow paints them (four times larger, then scaled down for
-smooth edges) and the same list is written as SVG, so the PNG and the SVG agree.
+smooth edges, then to a 256-colour palette) and the same list is written as SVG, so the
+PNG and the SVG agree (a browser test compares them).
 """
 
 from __future__ import annotations
@@ -175,7 +176,10 @@ def render_png(size: int, *, maskable: bool) -> Image.Image:
             r = w / 2
             for x, y in (line[0], line[-1]) if not s.closed else ():
                 draw.ellipse([x - r, y - r, x + r, y + r], fill=s.stroke)  # round caps
-    return img.resize((size, size), Image.Resampling.LANCZOS)
+    small = img.resize((size, size), Image.Resampling.LANCZOS)
+    # A palette of 256 colours, no dithering: looks the same, a fifth of the bytes (browsers
+    # fetch manifest icons while checking installability, so they count against a first load).
+    return small.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def _pts(points: Iterable[Point]) -> str:
