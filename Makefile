@@ -67,8 +67,7 @@ bench: install-test
 # The card sprites (static/cards/) and the app icons (static/icons/) are drawn by code and
 # committed; after changing the drawing, regenerate them (tests/render fails until then).
 assets: install
-	$(BIN)/python -m scorekeeper.render.card_sprites
-	$(BIN)/python -m scorekeeper.render.icons
+	$(BIN)/python -m scorekeeper.render.assets
 
 clean:
 	rm -rf $(VENV) instance .hypothesis

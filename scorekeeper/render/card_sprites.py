@@ -1,8 +1,8 @@
-"""The card faces as SVG sprites, written by hand in code: ``python -m scorekeeper.render.card_sprites``.
+"""The card faces as SVG sprites, written by hand in code (``make assets`` writes them).
 
-Writes ``static/cards/swiss.svg``, ``french.svg`` and ``french-4c.svg`` (the output is
-committed; ``tests/render/test_card_sprites.py`` fails when it is out of step with this
-file). Each sprite holds a ``<symbol>`` per card (ids and corner marks from
+Draws ``static/cards/swiss.svg``, ``french.svg`` and ``french-4c.svg`` (the output is
+committed; ``tests/render/test_render_card_sprites.py`` fails when it is out of step with
+this file). Each sprite holds a ``<symbol>`` per card (ids and corner marks from
 ``scorekeeper.game.faces``), per suit (``suit-C`` .. ``suit-H``), a card ``back`` and a
 ``trump`` overlay (a frame and a star badge, drawn over a face).
 
@@ -19,11 +19,8 @@ external reference, so the sprites work under a strict Content-Security-Policy.
 
 from __future__ import annotations
 
-import argparse
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 
 from scorekeeper.game.cards import Card, DeckStyle, Suit
@@ -36,8 +33,6 @@ from scorekeeper.game.faces import (
     sprite_symbols,
     suit_symbol_id,
 )
-
-STATIC_DIR: Final = Path(__file__).resolve().parents[2] / "static"
 
 INK: Final = "#111"  # outlines and the Swiss index
 PAPER: Final = "#fff"
@@ -353,26 +348,3 @@ def sprites() -> dict[str, str]:
     for style, four in ((DeckStyle.SWISS, False), (DeckStyle.FRENCH, False), (DeckStyle.FRENCH, True)):
         out[sprite_file(style, four_colour=four)] = sprite(style, four_colour=four)
     return out
-
-
-def write(static_dir: Path = STATIC_DIR) -> list[Path]:
-    written = []
-    for rel, text in sprites().items():
-        path = static_dir / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
-
-
-def main(argv: Iterable[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--static", type=Path, default=STATIC_DIR, help="the static/ folder to write into")
-    args = parser.parse_args(list(argv) if argv is not None else None)
-    for path in write(args.static):
-        print(f"{path}: {path.stat().st_size} bytes")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,6 +1,6 @@
-"""The app's icons for the installable web app: ``python -m scorekeeper.render.icons``.
+"""The app's icons for the installable web app (``make assets`` writes them).
 
-Writes ``static/icons/``: ``icon-192.png`` and ``icon-512.png`` (purpose "any": a slate in
+Draws ``static/icons/``: ``icon-192.png`` and ``icon-512.png`` (purpose "any": a slate in
 a wooden frame, transparent corners), ``icon-maskable-192.png`` and ``icon-maskable-512.png``
 (purpose "maskable": the slate fills the square, everything drawn stays inside the safe
 zone, the centred circle of 40 % of the size as radius) and ``icon.svg`` (the "any" icon
@@ -18,16 +18,15 @@ PNG and the SVG agree (a browser test compares them).
 
 from __future__ import annotations
 
-import argparse
+import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 
 from PIL import Image, ImageDraw
 
-from .card_sprites import BROWN, GOLD, GREEN, INK, STATIC_DIR
+from .card_sprites import BROWN, GOLD, GREEN, INK
 from .chalk import BOARD, RGB, WHITE, WOOD, WOOD_DARK, YELLOW, Point
 
 UNITS: Final = 512.0  # the drawing's square
@@ -202,36 +201,16 @@ def render_svg(*, maskable: bool = False) -> str:
     return "\n".join(parts) + "\n"
 
 
-def files() -> dict[str, bytes | Image.Image]:
-    """Every icon: path under static/ -> SVG bytes or a Pillow image."""
-    out: dict[str, bytes | Image.Image] = {"icons/icon.svg": render_svg().encode()}
+def png_bytes(img: Image.Image) -> bytes:
+    out = io.BytesIO()
+    img.save(out, "PNG", optimize=True)
+    return out.getvalue()
+
+
+def files() -> dict[str, bytes]:
+    """Every icon: path under static/ -> file content."""
+    out = {"icons/icon.svg": render_svg().encode()}
     for size in SIZES:
-        out[f"icons/icon-{size}.png"] = render_png(size, maskable=False)
-        out[f"icons/icon-maskable-{size}.png"] = render_png(size, maskable=True)
+        out[f"icons/icon-{size}.png"] = png_bytes(render_png(size, maskable=False))
+        out[f"icons/icon-maskable-{size}.png"] = png_bytes(render_png(size, maskable=True))
     return out
-
-
-def write(static_dir: Path = STATIC_DIR) -> list[Path]:
-    written = []
-    for rel, content in files().items():
-        path = static_dir / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            content.save(path, optimize=True)
-        written.append(path)
-    return written
-
-
-def main(argv: Iterable[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--static", type=Path, default=STATIC_DIR, help="the static/ folder to write into")
-    args = parser.parse_args(list(argv) if argv is not None else None)
-    for path in write(args.static):
-        print(f"{path}: {path.stat().st_size} bytes")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -14,7 +14,6 @@ import html
 import io
 import os
 import shutil
-import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageFilter, ImageStat
+from serving import in_thread
 
 from scorekeeper.game.cards import parse_cards
 from scorekeeper.game.faces import (
@@ -136,15 +136,8 @@ def card_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         for language in ("en", "de"):
             for n, cards in ((9, HAND_9), (12, HAND_12)):
                 (site / f"hand-{name}-{n}-{language}.html").write_text(_hand_page(style, four, cards, language))
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(site)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        server.server_close()
+    with in_thread(ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Handler, directory=str(site)))) as url:
+        yield url
 
 
 @pytest.fixture

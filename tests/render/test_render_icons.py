@@ -16,7 +16,7 @@ ICONS = Path(__file__).resolve().parents[2] / "static" / "icons"
 
 
 def test_the_committed_svg_is_the_drawing() -> None:
-    """Regenerate with `python -m scorekeeper.render.icons` after changing the drawing."""
+    """Regenerate with `make assets` after changing the drawing."""
     assert (ICONS / "icon.svg").read_text(encoding="utf-8") == icons.render_svg()
 
 
@@ -70,11 +70,3 @@ def test_the_svg_icon_is_plain_svg() -> None:
         assert el.tag.split("}")[1] in ("svg", "polygon", "polyline"), el.tag
         assert "style" not in el.attrib and not any(a.startswith("on") for a in el.attrib)
     assert len(icons.render_svg().encode()) < 8_000
-
-
-def test_write_puts_every_icon_under_the_static_folder(tmp_path: Path) -> None:
-    written = icons.write(tmp_path)
-    assert sorted(p.name for p in written) == sorted(
-        ["icon.svg", "icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png"]
-    )
-    assert Image.open(tmp_path / "icons" / "icon-512.png").size == (512, 512)
