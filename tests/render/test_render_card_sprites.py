@@ -98,3 +98,24 @@ def test_four_colours_change_only_the_french_clubs_and_diamonds() -> None:
     assert card_sprites.FRENCH_COLOURS_4C["S"] == card_sprites.FRENCH_COLOURS["S"]
     assert card_sprites.FRENCH_COLOURS_4C["H"] == card_sprites.FRENCH_COLOURS["H"]
     assert len(set(card_sprites.FRENCH_COLOURS_4C.values())) == 4
+
+
+def _luminance(hex_colour: str) -> float:
+    h = hex_colour.lstrip("#")
+    h = "".join(c * 2 for c in h) if len(h) == 3 else h
+    channels = [int(h[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize(("style", "four"), SPRITES, ids=IDS)
+def test_every_corner_mark_stands_out_in_bright_light(style: DeckStyle, four: bool) -> None:
+    """The index colours on the white card: at least WCAG's 4.5:1 for text (the marks are large)."""
+    deck = card_sprites.Deck(style, four)
+    for letter in "CDSH":
+        assert _contrast(deck.suit_colour(letter), card_sprites.PAPER) >= 4.5, letter
