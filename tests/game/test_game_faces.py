@@ -63,9 +63,11 @@ def test_the_marks_of_each_deck() -> None:
     assert [index_mark(Card.of(Suit.CLUBS, r), "swiss", "en") for r in Rank] == "6 7 8 9 10 U O K A".split()
     assert [index_mark(Card.of(Suit.CLUBS, r), "french", "en") for r in Rank] == "6 7 8 9 10 J Q K A".split()
     assert [index_mark(Card.of(Suit.CLUBS, r), "french", "de") for r in Rank] == "6 7 8 9 10 B D K A".split()
-    assert symbol_id(Card.HJ, "french", "de") == "HJ-de" and symbol_id(Card.HJ, "french", "en") == "HJ"
-    assert symbol_id(Card.HK, "french", "de") == "HK"  # König and king share the K
-    assert symbol_id(Card.HJ, "swiss", "de") == symbol_id(Card.HJ, "swiss", "en") == "HJ"
+    assert (
+        symbol_id(Card.parse("HJ"), "french", "de") == "HJ-de" and symbol_id(Card.parse("HJ"), "french", "en") == "HJ"
+    )
+    assert symbol_id(Card.parse("HK"), "french", "de") == "HK"  # König and king share the K
+    assert symbol_id(Card.parse("HJ"), "swiss", "de") == symbol_id(Card.parse("HJ"), "swiss", "en") == "HJ"
 
 
 def test_a_sprite_holds_every_symbol_once() -> None:
@@ -81,7 +83,7 @@ def test_four_colours_are_a_french_option() -> None:
     assert sprite_file("swiss") == sprite_file("swiss", four_colour=True) == "cards/swiss.svg"
     assert sprite_file("french") == "cards/french.svg"
     assert sprite_file("french", four_colour=True) == "cards/french-4c.svg"
-    face = card_face(Card.DA, "french", "en", four_colour=True)
+    face = card_face(Card.parse("DA"), "french", "en", four_colour=True)
     assert face.ref == "cards/french-4c.svg#DA" and face.name == "ace of diamonds"
 
 

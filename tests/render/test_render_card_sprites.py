@@ -45,7 +45,7 @@ def test_the_committed_sprites_are_the_generators_output() -> None:
 @pytest.mark.parametrize(("style", "four"), SPRITES, ids=IDS)
 def test_every_symbol_is_there_with_its_viewbox(style: DeckStyle, four: bool) -> None:
     root = _tree(style, four)
-    symbols = {el.get("id"): el for el in root.iter(f"{SVG}symbol")}
+    symbols = {el.get("id", ""): el for el in root.iter(f"{SVG}symbol")}
     cards = sprite_symbols(style)
     assert set(symbols) == set(cards) | {"suit-C", "suit-D", "suit-S", "suit-H", BACK_SYMBOL, TRUMP_SYMBOL}
     for sid, el in symbols.items():
