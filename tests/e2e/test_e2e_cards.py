@@ -90,7 +90,10 @@ def _hand_page(style: str, four: bool, cards: list[Any], language: str) -> str:
         f'<p class="trumps">Trumps: {_svg(trump.ref, viewbox=SUIT_VIEWBOX, cls="suit-icon")} '
         f"{html.escape(trump.name)}</p>"
     )
-    return _page(f"{style} hand of {len(cards)}", f'{head}<div class="cards" data-hand>{"".join(buttons)}</div>')
+    # As on the seat page: the cards are the buttons of a form that also holds hidden inputs.
+    hidden = '<input type="hidden" name="csrf_token" value="x"><input type="hidden" name="seq" value="1">'
+    form = f'<form class="cards" data-hand method="post" action="/">{hidden}{"".join(buttons)}</form>'
+    return _page(f"{style} hand of {len(cards)}", head + form)
 
 
 def _deck_page(style: str, four: bool) -> str:
@@ -229,15 +232,15 @@ def test_a_hand_fits_the_phone_with_readable_cards(
         )
         cards = page.locator("[data-hand] button").all()
         assert len(cards) == n
-        rows = set()
+        rows: dict[int, int] = {}
         for card in cards:
             box = card.bounding_box()
             assert box is not None
             assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
             # A thumb-sized target, and the corner mark (34 of 150 units) at least 15 px high.
             assert box["width"] >= 48 and box["height"] * 34 / 150 >= 15, box
-            rows.add(round(box["y"]))
-        assert len(rows) == 2  # two rows: 5 + 4 or 6 + 6
+            rows[round(box["y"])] = rows.get(round(box["y"]), 0) + 1
+        assert list(rows.values()) == ([5, 4] if n == 9 else [6, 6])  # two rows
         last = cards[-1].bounding_box()
         assert last is not None and last["y"] + last["height"] <= 740  # the whole hand on the first screen
         assert page.locator(".trumps .suit-icon").bounding_box() is not None
