@@ -80,6 +80,8 @@ def _prepare_database(app: Flask) -> None:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     else:
         options.setdefault("pool_pre_ping", True)
+        if uri.startswith("postgresql"):  # an unreachable server fails in seconds, not minutes (/readyz)
+            options["connect_args"] = {"connect_timeout": 10, **dict(options.get("connect_args") or {})}
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
