@@ -82,3 +82,16 @@ def min_transfers_brute(net: list[int]) -> int:
             count += running != 0
         best = min(best, count)
     return best
+
+
+def outcome_entry(ruleset: RuleSet, row_key: str, seat: int, outcome: int) -> HandEntry:
+    """A hand in ``row_key`` writing ``outcome``: points 0..157, 257 a match, -1 a countermatch.
+
+    A choice row is played as its first non-Misère contract (Misère swaps the piles)."""
+    row = ruleset.row(row_key)
+    contract = next(c for c in contracts_for(row) if not c.is_misere) if row.is_choice else None
+    if outcome == 257:
+        return HandEntry(row_key, seat, contract, 157, 0, match=True)
+    if outcome == -1:
+        return HandEntry(row_key, seat, contract, 0, 157, countermatch=True)
+    return HandEntry(row_key, seat, contract, outcome, 157 - outcome)
