@@ -263,7 +263,7 @@ def _draw(rng: random.Random, n: int) -> array[int]:
     return array("H", map(rshift, raw, repeat(SHIFT)))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=128)  # 128 KB each at most: 16 MB
 def _values_table(scoring: Scoring, factor: int, runs: Runs) -> tuple[int, ...]:
     """The cell value in each slot, in a row of ``factor``."""
     return _expand(runs, lambda o: written_value(scoring, factor, o))
@@ -397,7 +397,7 @@ def _three(
     return [[(x >> (LANE * p) & mask) - LANE_OFFSET for x in packed] for p in range(3)]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # 256 KB each at most: 16 MB
 def _three_tables(runs: Runs, seat: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per slot: the cell's ranking value, and its match-row marks for all three, packed."""
     rank = _expand(runs, outlook_three.rank_value)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 from scorekeeper.game.contracts import Contract, all_contracts
 from scorekeeper.game.rulesets import Row, RuleSet
@@ -95,3 +96,31 @@ def outcome_entry(ruleset: RuleSet, row_key: str, seat: int, outcome: int) -> Ha
     if outcome == -1:
         return HandEntry(row_key, seat, contract, 0, 157, countermatch=True)
     return HandEntry(row_key, seat, contract, outcome, 157 - outcome)
+
+
+def slate_of(ruleset: RuleSet, table: Mapping[str, tuple[int | None, ...]], first_dealer: int = 0) -> Slate:
+    """A slate with the outcomes of ``table`` (row key -> one outcome per side; None: open), row by row."""
+    entries = [
+        outcome_entry(ruleset, key, ruleset.seats_of(side)[0], v)
+        for key, vals in table.items()
+        for side, v in enumerate(vals)
+        if v is not None
+    ]
+    return Slate.build(ruleset, first_dealer, entries)
+
+
+# The book's end (RULES 6.1): Ann +13, Beth -9, Cath -4. Ann made a match (suit_C), Beth
+# was matched against (gustav, -1: a countermatch), and Cath's stick and potato in the
+# match row cancel.
+BOOK: dict[str, tuple[int | None, ...]] = {
+    "suit_C": (257, 40, 80),
+    "suit_H": (120, 80, 40),
+    "suit_S": (120, 80, 40),
+    "suit_D": (120, 80, 40),
+    "obenabe": (120, 40, 80),
+    "undenufe": (120, 80, 40),
+    "slalom": (120, 80, 40),
+    "gustav": (120, -1, 80),
+    "joker1": (40, 120, 80),
+    "joker2": (80, 40, 120),
+}

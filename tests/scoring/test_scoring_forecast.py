@@ -9,7 +9,7 @@ import math
 import random
 
 import pytest
-from scoring_helpers import hand, outcome_entry, random_evening
+from scoring_helpers import BOOK, hand, outcome_entry, random_evening, slate_of
 
 from scorekeeper.game.contracts import Contract, Kind
 from scorekeeper.game.rulesets import EXTRA_ROWS, Variant, default_ruleset
@@ -191,20 +191,9 @@ def test_three_players_pending_cuts_are_drawn_fairly() -> None:
 def test_three_players_open_row_against_enumeration() -> None:
     # The book's evening without joker2 x3's cells for Beth and Cath (Ann wrote 80). With the coin
     # table each of them writes 0 or a match, each of the four cases has 1/4 (and a tie is cut).
-    book = {
-        "suit_C": (257, 40, 80),
-        "suit_H": (120, 80, 40),
-        "suit_S": (120, 80, 40),
-        "suit_D": (120, 80, 40),
-        "obenabe": (120, 40, 80),
-        "undenufe": (120, 80, 40),
-        "slalom": (120, 80, 40),
-        "gustav": (120, 30, 80),
-        "joker1": (40, 120, 80),
-    }
-    base = [outcome_entry(THREE, k, s, v) for k, vals in book.items() for s, v in enumerate(vals)]
-    base.append(outcome_entry(THREE, "joker2", 0, 80))
-    slate = Slate.build(THREE, 0, base)
+    book = {**BOOK, "gustav": (120, 30, 80), "joker2": (80, None, None)}  # no countermatch; joker2 open
+    slate = slate_of(THREE, book)
+    base = list(slate.entries)
     win = [0.0, 0.0, 0.0]
     shared = 0.0
     for b, c in itertools.product((0, 257), repeat=2):
