@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from itertools import permutations, repeat
-from operator import add, rshift
+from operator import add, and_, eq, rshift, sub
 from typing import Any, Final
 
 from ..game.contracts import Contract, Kind
@@ -331,20 +331,23 @@ def _order_codes() -> tuple[int, ...]:
 ORDER_CODE: Final = _order_codes()
 
 
-def _row_ends(a: int, b: int, c: int, rnd: Any) -> int:
-    """The index in ``ENDS`` of a row whose cells are a, b, c; a tie is cut at random
-    (uniformly among the tied: all three equal, one cut of three cards)."""
-    vals = (a, b, c)
-    hi, lo = max(vals), min(vals)
-    tops = [s for s in range(3) if vals[s] == hi]
-    bottoms = [s for s in range(3) if vals[s] == lo]
-    if hi == lo:
-        order = sorted(range(3), key=lambda _: rnd())
-        top, bottom = order[0], order[2]
+END_INDEX: Final = {pair: i for i, pair in enumerate(ENDS)}
+
+
+def _row_ends(a: int, b: int, c: int, rnd: Callable[[], float]) -> int:
+    """The index in ``ENDS`` of a row whose cells a, b, c are not all different: the tie is
+    cut at random, uniformly among the tied (three equal cells: one cut of three cards, whose
+    first and last are any ordered pair alike)."""
+    if a == b == c:
+        return int(rnd() * len(ENDS))
+    if a == b:
+        odd, pair, tied = 2, (0, 1), a
+    elif b == c:
+        odd, pair, tied = 0, (1, 2), b
     else:
-        top = tops[int(rnd() * len(tops))]
-        bottom = bottoms[int(rnd() * len(bottoms))]
-    return ENDS.index((top, bottom))
+        odd, pair, tied = 1, (0, 2), a
+    other = pair[int(rnd() * 2)]
+    return END_INDEX[(odd, other) if (a, b, c)[odd] > tied else (other, odd)]
 
 
 # Three players' nets travel packed in one int per simulated evening: player p's net plus
@@ -394,7 +397,8 @@ def _three(
             for x, a, b, c in zip(packed, *ranks, strict=True)
         ]
     mask = (1 << LANE) - 1
-    return [[(x >> (LANE * p) & mask) - LANE_OFFSET for x in packed] for p in range(3)]
+    lanes = [map(and_, map(rshift, packed, repeat(LANE * p)), repeat(mask)) for p in range(3)]
+    return [list(map(sub, lane, repeat(LANE_OFFSET))) for lane in lanes]
 
 
 @lru_cache(maxsize=64)  # 256 KB each at most: 16 MB
@@ -412,23 +416,18 @@ def _ends_deltas(factor: int) -> tuple[int, ...]:
 
 
 def _count(finals: list[list[int]], n: int, seed: int) -> Forecast:
-    sides = len(finals)
-    win = [0] * sides
-    shared = [0] * sides
-    shared_any = 0
-    for vals in zip(*finals, strict=True):
-        best = max(vals)
-        if vals.count(best) == 1:
-            win[vals.index(best)] += 1
-            continue
-        shared_any += 1
-        for s, v in enumerate(vals):
-            if v == best:
-                shared[s] += 1
+    """Who wins each simulated evening (column by column, in C): alone, or sharing the top."""
+    best = list(map(max, *finals))
+    tops = [list(map(eq, f, best)) for f in finals]
+    n_top: list[int] = [0] * n
+    for t in tops:
+        n_top = list(map(add, n_top, t))
+    alone = list(map(eq, n_top, repeat(1)))
+    win = [sum(map(and_, t, alone)) for t in tops]
     return Forecast(
         tuple(w / n for w in win),
-        tuple(s / n for s in shared),
-        shared_any / n,
+        tuple((sum(t) - w) / n for t, w in zip(tops, win, strict=True)),
+        (n - sum(alone)) / n,
         tuple(sum(f) / n for f in finals),
         n,
         seed,

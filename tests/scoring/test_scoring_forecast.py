@@ -16,6 +16,8 @@ from scorekeeper.game.rulesets import EXTRA_ROWS, Variant, default_ruleset
 from scorekeeper.scoring import Cut, Slate, Tie, final_result, ties
 from scorekeeper.scoring.forecast import (
     BLEND,
+    ENDS,
+    ORDER_CODE,
     STAGE_PRIOR,
     Table,
     cell_distribution,
@@ -27,6 +29,7 @@ from scorekeeper.scoring.forecast import (
     row_key_contract,
     slot_of,
 )
+from scorekeeper.scoring.forecast import _row_ends as _row_ends  # the tie-cut of one simulated row
 from scorekeeper.scoring.outlook import evening_outlook, outlook
 
 TEAMS = default_ruleset(Variant.TEAMS)
@@ -292,3 +295,28 @@ def test_shipped_table_covers_every_row_the_app_offers() -> None:
                 assert sum(counts.values()) >= 2000, (variant, row.key)
                 for stage in (1, 2, 3, 4):
                     assert (variant.value, slot_of(rs, row), stage) in table.stages
+
+
+def test_a_rows_ends_in_the_simulation() -> None:
+    # A strict order: the sticks to the highest, the potatoes to the lowest.
+    for a, b, c in itertools.permutations((10, 20, 30)):
+        vals = (a, b, c)
+        end = ENDS[ORDER_CODE[(a > b) | (b > c) << 1 | (a > c) << 2]]
+        assert end == (vals.index(30), vals.index(10))
+    # A tie is cut uniformly among the tied players.
+    rng = random.Random(4)
+    for vals, expected in (
+        ((5, 5, 5), dict.fromkeys(ENDS, 1 / 6)),
+        ((5, 5, 9), {(2, 0): 0.5, (2, 1): 0.5}),
+        ((9, 5, 5), {(0, 1): 0.5, (0, 2): 0.5}),
+        ((5, 9, 5), {(1, 0): 0.5, (1, 2): 0.5}),
+        ((9, 9, 5), {(0, 2): 0.5, (1, 2): 0.5}),
+        ((5, 1, 5), {(0, 1): 0.5, (2, 1): 0.5}),
+    ):
+        n = 6000
+        seen: dict[tuple[int, int], int] = {}
+        for _ in range(n):
+            end = ENDS[_row_ends(*vals, rng.random)]
+            seen[end] = seen.get(end, 0) + 1
+        assert set(seen) == set(expected), vals
+        assert all(within(seen[e] / n, p, n) for e, p in expected.items()), (vals, seen)
