@@ -18,10 +18,16 @@ from the table otherwise. Rows whose contract is chosen at the table (jokers,
 the same variant (the caller picks them; ``outcome_of`` and ``history_key`` give
 the two parts of a recorded hand).
 
+The table also keeps, per slot, the eventual outcome of rows still open while their
+side had 1, 2, 3 or 4+ rows open (``stage_of``): rows left for the end get weaker
+hands. A cell is drawn from its side's current stage, blended with the plain
+distribution by the stage's weight of evidence (n / (n + STAGE_PRIOR)).
+
 The simulation is seeded (``outlook_seed``: evening id and version), so the same
 version gives the same figures everywhere; ``SIMULATIONS`` evenings are played. A
-tie in a three-player row is cut at random (a uniform order of the tied players).
-Pure Python: ``random.Random.choices`` draws a whole column of a cell at once.
+tie in a three-player row is cut at random (uniformly among the tied players).
+Pure Python, in columns: a cell's draws for every simulated evening at once
+(``Random.randbytes`` and a lookup table), sums and comparisons mostly in C.
 """
 
 from __future__ import annotations
@@ -228,7 +234,7 @@ def cell_distribution(
 # A distribution is sampled through its inverse cumulative distribution on 2**14 slots: each
 # outcome holds round(p x 16384) slots (largest remainders, ties to the smaller outcome), and a
 # draw is the slot named by 14 of 16 random bits. A column of draws is one ``Random.randbytes``
-# call and one list comprehension over a lookup table; probabilities are kept to 1/16384.
+# call and a ``map`` over a lookup table, both in C; probabilities are kept to 1/16384.
 SLOT_BITS: Final = 14
 SLOTS: Final = 1 << SLOT_BITS
 SHIFT: Final = 16 - SLOT_BITS

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from ..game.rulesets import Row, RuleSet, Scoring, Variant
@@ -291,11 +291,7 @@ def attach(out: Outlook, fc: Forecast) -> Outlook:
             win, shared = (1.0 if s.side in won else 0.0), 0.0
         elif s.decided == LOST:
             win, shared = 0.0, 0.0
-        sides.append(
-            SideOutlook(
-                s.side, s.total, s.min, s.max, s.decided, s.catch_up, s.clinch, win, shared, fc.expected[s.side]
-            )
-        )
+        sides.append(replace(s, win=win, shared=shared, expected=fc.expected[s.side]))
     any_shared = 0.0 if won else fc.shared_any
     return Outlook(out.variant, tuple(sides), out.rows, any_shared, fc.simulations, fc.seed)
 

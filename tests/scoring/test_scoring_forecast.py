@@ -20,6 +20,7 @@ from scorekeeper.scoring.forecast import (
     ORDER_CODE,
     STAGE_PRIOR,
     Table,
+    _row_ends,  # the tie-cut of one simulated row
     cell_distribution,
     contract_key,
     default_table,
@@ -29,7 +30,6 @@ from scorekeeper.scoring.forecast import (
     row_key_contract,
     slot_of,
 )
-from scorekeeper.scoring.forecast import _row_ends as _row_ends  # the tie-cut of one simulated row
 from scorekeeper.scoring.outlook import evening_outlook, outlook
 
 TEAMS = default_ruleset(Variant.TEAMS)
