@@ -14,9 +14,11 @@ a side, each of its players declares it with equal chance; a player with n
 recorded outcomes in the row's contract draws from them with weight n/(n+30) and
 from the table otherwise. Rows whose contract is chosen at the table (jokers,
 12-fach, Misère or Zwüschedüre) use the table alone. ``history`` maps
-(seat, ``contract_key``) to the recorded outcomes of that seat's player in hands of
-the same variant (the caller picks them; ``outcome_of`` and ``history_key`` give
-the two parts of a recorded hand).
+(seat, contract) to the recorded outcomes of that seat's player in hands of the
+same variant (the caller picks them): the contract as ``history_key`` gives it, or
+any ``Contract.code`` (``normalize_key``: a start or split does not count); the
+outcomes as ``entries.outcome_of`` gives them (plain card points 0..157 are
+outcomes too, but then a match counts as 157 and a countermatch as 0).
 
 The table also keeps, per slot, the eventual outcome of rows still open while their
 side had 1, 2, 3 or 4+ rows open (``stage_of``): rows left for the end get weaker
@@ -45,6 +47,7 @@ from itertools import permutations, repeat
 from operator import add, and_, eq, rshift, sub
 from typing import Any, Final
 
+from ..game.cards import Suit
 from ..game.contracts import Contract, Kind
 from ..game.rulesets import Row, RuleSet, Scoring, Variant
 from . import outlook_three
@@ -191,21 +194,36 @@ def row_key_contract(row: Row) -> str | None:
 
 
 def history_key(ruleset: RuleSet, entry: HandEntry) -> str | None:
-    """The history key of a recorded hand (None for Seich), for ``History``."""
-    if entry.seich or entry.row_key is None:
+    """The history key of a recorded hand, for ``History``; None for a Seich hand and for
+    a cell imported from a paper slate (it has no card points)."""
+    if entry.seich or entry.row_key is None or entry.cell is not None:
         return None
     if entry.contract is not None:
         return contract_key(entry.contract)
     return row_key_contract(ruleset.row(entry.row_key))
 
 
-def _check_history(history: History) -> None:
-    for (seat, key), outs in history.items():
-        if not isinstance(seat, int) or not isinstance(key, str):
+def normalize_key(code: str) -> str:
+    """The history key of a contract key or a full ``Contract.code`` (``slalom:obenabe`` ->
+    ``slalom``, ``suit:h`` -> ``suit:H``); ValueError for anything else."""
+    head, _, rest = code.partition(":")
+    kind = Kind(head.strip().lower())
+    if kind is Kind.SUIT:
+        return f"suit:{Suit.parse(rest).letter}"
+    return str(kind.value)
+
+
+def normalize_history(history: History) -> dict[tuple[int, str], list[int]]:
+    """``history`` checked, its keys normalized (``normalize_key``), lists of the same key joined."""
+    out: dict[tuple[int, str], list[int]] = {}
+    for key, outs in history.items():
+        if not (isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int) and isinstance(key[1], str)):
             raise ValueError("history keys are (seat, contract key)")
         for o in outs:
             if o not in OUTCOMES:
                 raise ValueError(f"history outcome {o!r} is not 0..157, 257 (match) or -1 (countermatch)")
+        out.setdefault((key[0], normalize_key(key[1])), []).extend(outs)
+    return out
 
 
 def cell_distribution(
@@ -289,8 +307,7 @@ def forecast(
     """Simulate the rest of the evening ``simulations`` times with ``random.Random(seed)``."""
     if simulations < 1:
         raise ValueError("simulations must be at least 1")
-    if history:
-        _check_history(history)
+    history = normalize_history(history) if history else None
     table = table or default_table()
     rng = random.Random(seed)
     if slate.ruleset.variant is Variant.THREE:

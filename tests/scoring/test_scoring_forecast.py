@@ -13,7 +13,8 @@ from scoring_helpers import BOOK, hand, outcome_entry, random_evening, slate_of
 
 from scorekeeper.game.contracts import Contract, Kind
 from scorekeeper.game.rulesets import EXTRA_ROWS, Variant, default_ruleset
-from scorekeeper.scoring import Cut, Slate, Tie, final_result, ties
+from scorekeeper.scoring import Cut, HandEntry, Slate, Tie, final_result, ties
+from scorekeeper.scoring.entries import outcome_of
 from scorekeeper.scoring.forecast import (
     BLEND,
     ENDS,
@@ -26,6 +27,8 @@ from scorekeeper.scoring.forecast import (
     default_table,
     forecast,
     history_key,
+    normalize_history,
+    normalize_key,
     outlook_seed,
     row_key_contract,
     slot_of,
@@ -243,6 +246,33 @@ def test_history_is_checked() -> None:
         forecast(slate, seed=1, history={(0, "obenabe"): [158]})
     with pytest.raises(ValueError):
         forecast(slate, seed=1, history={("0", "obenabe"): [100]})  # type: ignore[dict-item]
+
+
+def test_history_keys_may_be_full_contract_codes() -> None:
+    assert [normalize_key(k) for k in ("suit:h", "suit:H", "slalom:obenabe", "slalom", "tuo:S", "misere:obenabe")] == [
+        "suit:H",
+        "suit:H",
+        "slalom",
+        "slalom",
+        "tuo",
+        "misere",
+    ]
+    with pytest.raises(ValueError):
+        normalize_key("nine")
+    # Two codes of one contract join: 15 + 15 hands of seat 0 weigh 30 / 60.
+    club = default_ruleset("club")
+    row = club.row("slalom")
+    table = flat_table({50: 1})
+    history = {(0, "slalom:obenabe"): [120] * 15, (0, "slalom:undenufe"): [120] * 15}
+    dist = dict(cell_distribution(club, row, 0, table, normalize_history(history)))
+    assert dist == pytest.approx({50: 0.75, 120: 0.25})
+
+
+def test_imported_cells_give_no_history() -> None:
+    paper = HandEntry.paper("suit_H", 0, 48)
+    assert history_key(TEAMS, paper) is None
+    with pytest.raises(ValueError):
+        outcome_of(TEAMS, paper)
 
 
 def test_history_key_of_recorded_hands() -> None:
