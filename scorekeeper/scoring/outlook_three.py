@@ -27,9 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from ..game.errors import RuleError
 from .entries import COUNTERMATCH, MATCH_POINTS, TOTAL_POINTS
-from .final import Cut, _ends, ties
+from .final import Cut, _ends, effective_cuts, ties
 from .slate import Slate
 
 N_THREE = 3
@@ -136,10 +135,9 @@ def row_ranges(slate: Slate, cuts: Sequence[Cut] = (), ended: bool = False) -> d
     """Every row's range. ``ended``: the evening ended early; rows not written by all
     three give nobody anything (RULES 6.1, DECISIONS: ending early)."""
     rs = slate.ruleset
-    by_tie: dict[tuple[str, str], Cut] = {}
-    for c in cuts:
-        by_tie[(c.row_key, c.end)] = c  # the last cut for a tie counts
-    pending = {t.row_key: t for t in ties(slate)}  # a row has at most one tie with three players
+    decided, _ = effective_cuts(slate, cuts)  # the same rule as the result: the latest cut that fits its tie
+    cut_of = {c.row_key: c for c in decided}  # a row has at most one tie with three players
+    tie_of = {t.row_key: t for t in ties(slate)}
     out: dict[str, RowRange] = {}
     zero = (0,) * N_THREE
     for row in rs.rows:
@@ -148,18 +146,13 @@ def row_ranges(slate: Slate, cuts: Sequence[Cut] = (), ended: bool = False) -> d
             out[row.key] = RowRange(zero, zero, (), (), True, zero) if ended else row_range(values, row.factor)
             continue
         full = [v for v in values if v is not None]
-        tie = pending.get(row.key)
-        ranking: dict[str, tuple[int, ...]] = {}
-        if tie is not None:
-            cut = by_tie.get((tie.row_key, tie.end))
-            try:
-                if cut is None:
-                    raise LookupError
-                ranking[tie.end] = cut.ranking(tie)
-            except (LookupError, RuleError):  # not cut yet (or a cut that does not fit): either way
-                out[row.key] = row_range(values, row.factor)
-                continue
-        out[row.key] = determined_range(full, row.factor, ranking)
+        tie = tie_of.get(row.key)
+        if tie is None:
+            out[row.key] = determined_range(full, row.factor, {})
+        elif row.key in cut_of:
+            out[row.key] = determined_range(full, row.factor, {tie.end: cut_of[row.key].ranking(tie)})
+        else:  # not cut yet: either way
+            out[row.key] = row_range(values, row.factor)
     return out
 
 

@@ -257,6 +257,9 @@ def test_three_pending_tie_is_either_way_until_cut() -> None:
     cut = outlook(slate, cuts=[Cut("suit_H", "high", 1, drawn=False)])
     assert [side_fields(cut, s)[:3] for s in range(3)] == [(12, 12, 12), (-8, -8, -8), (-4, -4, -4)]
     assert next(r for r in cut.rows if r.key == "suit_H").sticks == (1,)
+    # as for the result: a later cut that does not fit the tie (Cath is not in it) is ignored
+    stale = outlook(slate, cuts=[Cut("suit_H", "high", 1, drawn=False), Cut("suit_H", "high", 2, drawn=False)])
+    assert stale.sides == cut.sides
 
 
 def test_to_dict_is_plain_json() -> None:
