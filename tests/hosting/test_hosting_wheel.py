@@ -67,6 +67,12 @@ def test_the_wheel_carries_templates_static_migrations_and_catalogs(wheel: Path)
         }
         assert on_disk and on_disk <= shipped, sorted(on_disk - shipped)[:5]
     assert "scorekeeper/gunicorn_conf.py" in names
+    package = {  # every file of the package in the checkout: code and package data (JSON tables...)
+        f"scorekeeper/{p.relative_to(ROOT / 'scorekeeper').as_posix()}"
+        for p in (ROOT / "scorekeeper").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".pyc", ".mo")
+    }
+    assert package <= names, sorted(package - names)[:5]
 
 
 def test_installed_wheel_serves_swiss_german(wheel: Path, tmp_path: Path) -> None:
