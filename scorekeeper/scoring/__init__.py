@@ -5,7 +5,7 @@ sticks and potatoes, and the money at the end.
 """
 
 from .entries import ERROR_CODES, HandEntry, cell_value, verify_entry
-from .final import Cut, Result, RowResult, Tie, draw_cut, final_result, ties
+from .final import Cut, Result, RowResult, Tie, cancel_marks, draw_cut, final_result, ties
 from .payouts import Payout, Transfer, payout, settle
 from .slate import Cell, Slate
 
@@ -20,6 +20,7 @@ __all__ = [
     "Slate",
     "Tie",
     "Transfer",
+    "cancel_marks",
     "cell_value",
     "draw_cut",
     "final_result",
