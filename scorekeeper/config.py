@@ -34,6 +34,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,
         "MAX_CONTENT_LENGTH": 256 * 1024,
+        # The computers' level at the digital table when the organiser picks none (bots.LEVELS).
+        "TABLE_COMPUTER_LEVEL": "normal",
         "JSON_SORT_KEYS": False,
     }
 

@@ -113,8 +113,12 @@ class MultiCheckboxField(SelectMultipleField):
     option_widget = CheckboxInput()
 
 
-class ActionForm(FlaskForm):
-    """POST-only buttons (undo, end, draw cuts): CSRF, the version seen, a request id."""
+class ButtonForm(FlaskForm):
+    """A POST-only button with nothing to send but the CSRF token (``{{ button.csrf_token }}``)."""
+
+
+class ActionForm(ButtonForm):
+    """POST-only buttons that change an evening (undo, end, draw cuts): also the version seen, a request id."""
 
     expected_version = IntegerField(validators=[InputRequired()])
     request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
@@ -282,6 +286,7 @@ def suit_order_default(variant: Variant) -> str:
 __all__ = [
     "ActionForm",
     "AddPlayerForm",
+    "ButtonForm",
     "CreateCircleForm",
     "CutForm",
     "EXTRA_ROWS",

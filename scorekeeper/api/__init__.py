@@ -20,12 +20,12 @@ from ..extensions import csrf
 from ..game.errors import RuleError
 from ..services import evenings as svc
 from ..services.errors import StaleVersion
-from . import routes_circle, routes_evening, table  # noqa: F401  (the views register themselves)
+from . import routes_circle, routes_evening, routes_table  # noqa: F401  (the views register themselves)
 from .blueprint import bp, routes
 from .errors import ApiError, api_error_response, http_error_response, rule_error_response
 from .openapi import document
-from .present import slate_dict
-from .spec import PREFIX
+from .registry import PREFIX
+from .serialize import slate_dict
 
 __all__ = ["bp", "register", "routes"]
 
@@ -52,8 +52,8 @@ def _rule_error(err: RuleError) -> Response:
     names = [p.name for p in evening.players]
     extra: dict[str, Any] = {}
     if isinstance(err, StaleVersion):  # the fresh slate, read after the failed write rolled back
-        fresh = svc.get_evening(g.api_circle, g.api_evening_id)
-        extra = {"version": fresh.version, "slate": slate_dict(fresh, svc.load_slate(fresh))}
+        fresh = svc.load_snapshot(svc.get_evening(g.api_circle, g.api_evening_id))
+        extra = {"version": fresh.version, "slate": slate_dict(fresh)}
     return rule_error_response(err, ruleset, names, extra)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint, g, jsonify
@@ -12,16 +11,14 @@ from ..game.contracts import Contract
 from ..models import Circle, Evening
 from ..scoring.entries import HandEntry
 from ..services import evenings as svc
-from ..services.errors import NotFound
 from .auth import can_write_now
 from .errors import ApiError
-from .present import evening_dict
-from .spec import PREFIX, ApiRoutes
+from .registry import PREFIX, ApiRoutes
+from .serialize import evening_dict
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 routes = ApiRoutes(bp)
 
-PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 PATH_EVENING = {
     "name": "evening_id",
     "in": "path",
@@ -33,8 +30,6 @@ PATH_EVENING = {
 
 def load_evening(circle: Circle, evening_id: str) -> Evening:
     """The circle's evening (NotFound otherwise); remembered for translating errors."""
-    if not PUBLIC_ID.fullmatch(evening_id):  # not an id we hand out (and no NUL reaches PostgreSQL)
-        raise NotFound()
     evening = svc.get_evening(circle, evening_id)
     g.api_circle = circle
     g.api_evening_id = evening_id
@@ -51,7 +46,8 @@ def answer(data: Any, status: int = 200, **headers: str) -> Response:
 
 
 def evening_answer(evening: Evening, status: int = 200) -> Response:
-    return answer(evening_dict(evening, can_write=can_write_now()), status)
+    """The whole evening as it stands (its snapshot, read once)."""
+    return answer(evening_dict(svc.load_snapshot(evening), can_write=can_write_now()), status)
 
 
 def hand_from_body(body: dict[str, Any]) -> HandEntry:

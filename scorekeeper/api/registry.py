@@ -19,9 +19,9 @@ from flask import Blueprint, request
 from werkzeug.exceptions import BadRequest
 
 from .auth import circle_from_request
-from .components import SCHEMAS
 from .errors import ApiError
-from .schema import validate
+from .shapes import SCHEMAS
+from .validation import validate
 
 Auth = Literal["none", "read", "write"]
 PREFIX = "/api/v1"

@@ -11,7 +11,7 @@ from ..models import Circle
 from ..scoring.final import Cut
 from ..services import evenings as svc
 from .blueprint import PATH_EVENING, answer, evening_answer, hand_from_body, load_evening, routes
-from .present import cut_dict, entries_dict, log_dict, slate_dict, standing_dict, tie_dict
+from .serialize import cut_dict, entries_dict, log_dict, slate_dict, standing_dict, tie_dict
 
 E = "/evenings/<evening_id>"
 PATH_INDEX = {
@@ -102,8 +102,7 @@ def answer_empty(etag: str) -> Response:
     query=(PATH_EVENING,),
 )
 def slate(circle: Circle, evening_id: str) -> Response:
-    ev = load_evening(circle, evening_id)
-    return answer(slate_dict(ev, svc.load_slate(ev)))
+    return answer(slate_dict(svc.load_snapshot(load_evening(circle, evening_id))))
 
 
 @routes.operation(
@@ -115,8 +114,7 @@ def slate(circle: Circle, evening_id: str) -> Response:
     query=(PATH_EVENING,),
 )
 def entries(circle: Circle, evening_id: str) -> Response:
-    ev = load_evening(circle, evening_id)
-    return answer(entries_dict(ev, svc.load_slate(ev).entries))
+    return answer(entries_dict(svc.load_snapshot(load_evening(circle, evening_id))))
 
 
 @routes.operation(
@@ -175,9 +173,8 @@ def correct_entry(circle: Circle, evening_id: str, index: int, body: dict[str, A
     query=(PATH_EVENING,),
 )
 def corrections(circle: Circle, evening_id: str) -> Response:
-    ev = load_evening(circle, evening_id)
-    items = [log_dict(item) for item in svc.entry_log(ev) if item.kind != "hand"]
-    return answer({"version": ev.version, "items": items})
+    snap = svc.load_snapshot(load_evening(circle, evening_id))
+    return answer({"version": snap.version, "items": [log_dict(item) for item in snap.corrections]})
 
 
 @routes.operation(
@@ -208,10 +205,13 @@ def undo(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     query=(PATH_EVENING,),
 )
 def cuts(circle: Circle, evening_id: str) -> Response:
-    ev = load_evening(circle, evening_id)
-    decided, pending = svc.cuts_and_pending(ev)
+    snap = svc.load_snapshot(load_evening(circle, evening_id))
     return answer(
-        {"version": ev.version, "cuts": [cut_dict(c) for c in decided], "pending": [tie_dict(t) for t in pending]}
+        {
+            "version": snap.version,
+            "cuts": [cut_dict(c) for c in snap.cuts],
+            "pending": [tie_dict(t) for t in snap.pending],
+        }
     )
 
 
@@ -300,5 +300,4 @@ def reopen(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     query=(PATH_EVENING,),
 )
 def result(circle: Circle, evening_id: str) -> Response:
-    ev = load_evening(circle, evening_id)
-    return answer(standing_dict(ev, svc.load_slate(ev)))
+    return answer(standing_dict(svc.load_snapshot(load_evening(circle, evening_id))))

@@ -10,8 +10,8 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper.api.components import SCHEMAS
-from scorekeeper.api.schema import validate
+from scorekeeper.api.shapes import SCHEMAS
+from scorekeeper.api.validation import validate
 
 API = "/api/v1"
 NAMES = ["Anna", "Beat", "Cla", "Dora"]

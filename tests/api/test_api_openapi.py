@@ -13,9 +13,9 @@ from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate as validate_spec
 from referencing import Registry, Resource
 
-from scorekeeper.api.components import REQUESTS, SCHEMAS
 from scorekeeper.api.errors import ApiError
-from scorekeeper.api.schema import validate
+from scorekeeper.api.shapes import REQUESTS, SCHEMAS
+from scorekeeper.api.validation import validate
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 

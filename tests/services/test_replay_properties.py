@@ -18,7 +18,7 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import EntryRow
 from scorekeeper.scoring import HandEntry, Slate
 from scorekeeper.services import circles, evenings
-from scorekeeper.services.entries import audit_trail, build_slate, hand_fields, replay, to_hand
+from scorekeeper.services.replay import audit_trail, build_slate, hand_fields, replay, to_hand
 
 from .evening_helpers import NAMES, next_hand, rid
 

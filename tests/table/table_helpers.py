@@ -5,13 +5,14 @@ from __future__ import annotations
 import itertools
 import random
 
+from scorekeeper.bots import choose_action
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import DigitalTable, Evening
 from scorekeeper.services import circles, evenings
-from scorekeeper.services import table as tables
-from scorekeeper.services.table_computer import computer_action
+from scorekeeper.services import digital_table as tables
 
 NAMES = ("Anna", "Beat", "Carla", "Dölf")
+LEVEL = "easy"  # the computers' level in these tests: the bots' fastest (microseconds a move)
 _ids = itertools.count(1)
 
 
@@ -32,7 +33,7 @@ def human_move(table: DigitalTable, seat: int, rng: random.Random) -> tables.Tab
     st = tables.load(table)
     view = st.view(seat)
     assert view is not None and view.my_turn
-    action = rng.choice(view.legal_actions) if rng.random() < 0.5 else computer_action(view, st.ruleset)
+    action = rng.choice(view.legal_actions) if rng.random() < 0.5 else choose_action(view, st.ruleset, LEVEL)
     return tables.act(table, seat, action, expected_seq=st.seq)
 
 

@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.game.rulesets import Variant
+from scorekeeper.services import digital_table as tables
 from scorekeeper.services import evenings
-from scorekeeper.services import table as tables
 
 from .web_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, csrf, start_evening
 

@@ -14,7 +14,7 @@ from scorekeeper.services import circles, evenings
 
 from .table_helpers import NAMES, rid
 
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+CSRF = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 LEGAL_CARD = re.compile(r'name="action" value="(\d+)" class="card[^"]*\blegal\b')
 ANY_CARD = re.compile(r'name="action" value="(\d+)" class="card')
 CHOICE = re.compile(r'name="action" value="(\d+)"[^>]*data-(?:choice|pass)')

@@ -11,9 +11,9 @@ from flask.testing import FlaskClient
 from web_helpers import NAMES, create_circle, fill_evening, flashes, hidden, post_hand, start_evening, version_of
 
 from scorekeeper.game.rulesets import Variant
+from scorekeeper.present.labels import chf
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import evenings as svc
-from scorekeeper.web.labels import chf
 
 
 def _end(client: FlaskClient, ev: str, *, early: bool = False) -> None:

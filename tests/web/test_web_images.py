@@ -16,11 +16,11 @@ from PIL import Image
 from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.models import Evening
+from scorekeeper.present.labels import row_label
+from scorekeeper.present.picture import slate_picture
 from scorekeeper.render import WIDTH, Marks, SlatePicture, picture_height
 from scorekeeper.scoring import HandEntry, Payout, Result, Slate
 from scorekeeper.services import circles, evenings
-from scorekeeper.web.images import slate_picture
-from scorekeeper.web.labels import row_label
 
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
 _ids = itertools.count(1)
@@ -124,17 +124,8 @@ def _picture_of(
         ev = evenings.get_evening(circle, evening_id)
         rs = default_ruleset(variant)
         slate = evenings.load_slate(ev)
-        cuts, _pending = evenings.cuts_and_pending(ev, slate)
         res = evenings.result(ev)
-        pic = slate_picture(
-            title=circle.name,
-            date="29.11.2026",
-            ruleset=rs,
-            names=NAMES[: rs.n_players],
-            slate=slate,
-            res=res,
-            cuts=cuts,
-        )
+        pic = slate_picture(evenings.load_snapshot(ev), title=circle.name, date="29.11.2026")
         labels = [row_label(r, rs.deck) for r in rs.rows]
         return pic, slate, res, labels
 
@@ -189,17 +180,7 @@ def test_an_evening_ended_early_shows_its_standing(app: Flask, client: FlaskClie
         evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=_rid(), rng=random.Random(1))
     with app.test_request_context():
         ev = evenings.get_evening(circles.open_circle(view)[0], evening_id)
-        slate = evenings.load_slate(ev)
-        res = evenings.result(ev)
-        assert res is not None
-        pic = slate_picture(
-            title="x",
-            date="y",
-            ruleset=default_ruleset(Variant.THREE),
-            names=NAMES[:3],
-            slate=slate,
-            res=res,
-            ended_early=ev.ended_early,
-        )
+        assert evenings.result(ev) is not None
+        pic = slate_picture(evenings.load_snapshot(ev), title="x", date="y")
     assert pic.status == "ended early" and pic.net and pic.winner
     assert _png(client, view, evening_id).height == picture_height(pic)  # the route draws the same standing

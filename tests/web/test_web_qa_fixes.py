@@ -24,10 +24,11 @@ from web_helpers import (
 from scorekeeper.game.contracts import Kind, all_contracts
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.i18n import local_date, local_datetime
+from scorekeeper.present.labels import SHY, hyphenate
+from scorekeeper.present.slate import build_slate_view
 from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.scoring.slate import Slate
-from scorekeeper.web.labels import SHY, hyphenate
-from scorekeeper.web.present import build_slate_view
+from scorekeeper.services import circles, evenings
 
 GOOD = {"declarer": "1", "row": "suit_H", "declarer_points": "100", "defender_points": "57"}
 
@@ -237,7 +238,13 @@ def test_a_misere_countermatch_is_coloured_as_good_for_the_declarer(app: Flask) 
         HandEntry(rs.rows[0].key, 2, None, 0, 157, countermatch=True),
     ]
     with app.test_request_context():
-        view = build_slate_view(rs, ["A", "B", "C", "D"], Slate.build(rs, 0, entries))
+        circle, _w, _v = circles.create_circle("Runde")
+        ev = evenings.start_evening(
+            circle, ruleset=rs, player_names=["A", "B", "C", "D"], first_dealer=0, request_id="misere-start"
+        )
+        for i, entry in enumerate(entries):
+            ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=f"misere-{i}")
+        view = build_slate_view(evenings.load_snapshot(ev))
     by_key = {r.key: r for r in view.rows}
     good = by_key["misere_zwueschi"].cells[1]
     assert good.value is not None and good.value > 0 and good.match and not good.countermatch
