@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from services_helpers import NAMES, next_hand, play_hands
+from shared_helpers import rid
 from sqlalchemy import event
 
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
 from scorekeeper.services import circles, evenings
-
-from .evening_helpers import NAMES, next_hand, play_hands, rid
 
 MAX_STATEMENTS = 4  # seats, entry rows, cut rows, the open digital table
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from table_helpers import every_card_name, start_evening
 
 from scorekeeper.api.shapes import SCHEMAS
 from scorekeeper.api.validation import validate
@@ -16,8 +17,6 @@ from scorekeeper.engine.tables import card_ints
 from scorekeeper.game.cards import Card
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.services import digital_table as tables
-
-from .web_helpers import every_card_name, start_evening
 
 API = "/api/v1"
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from table_helpers import LEVEL, csrf, human_move, start, start_evening
 
 from scorekeeper import bots
 from scorekeeper.engine import SeatView
@@ -21,9 +22,6 @@ from scorekeeper.game.rulesets import RuleSet, Variant
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services import evenings
 from scorekeeper.services import seats as seats_svc
-
-from .table_helpers import LEVEL, human_move, start
-from .web_helpers import csrf, start_evening
 
 FAILING = 2  # the seat whose computer breaks
 

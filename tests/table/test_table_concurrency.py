@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from shared_helpers import race
 from sqlalchemy import func, select
+from table_helpers import LEVEL, start
 
 from scorekeeper.engine import HandState
 from scorekeeper.extensions import db
@@ -21,9 +23,6 @@ from scorekeeper.models import EntryRow, TableAction
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services import seats as seats
 from scorekeeper.services.digital_table import StaleTable
-from tests.race_helpers import race
-
-from .table_helpers import LEVEL, start
 
 WINDOW = 0.05
 

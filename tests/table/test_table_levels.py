@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from table_helpers import LEVEL, csrf, start, start_evening
 
 from scorekeeper import bots
 from scorekeeper.api.shapes import SCHEMAS
@@ -18,9 +19,6 @@ from scorekeeper.game.errors import RuleError
 from scorekeeper.game.rulesets import RuleSet, Variant
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services import seats as seats_svc
-
-from .table_helpers import LEVEL, start
-from .web_helpers import csrf, start_evening
 
 API = "/api/v1"
 

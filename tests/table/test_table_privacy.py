@@ -9,23 +9,21 @@ Default: one game per variant; ``SCOREKEEPER_SOAK=1`` plays many more.
 from __future__ import annotations
 
 import logging
-import os
 import random
 import re
 from typing import Any
 
 import pytest
 from flask import Flask
+from shared_helpers import SOAK
+from table_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, csrf, every_card_name, join, open_table, start_evening
 from werkzeug.test import TestResponse
 
 from scorekeeper.engine.tables import card_ints
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.services import digital_table as tables
 
-from .test_table_web import join, open_table
-from .web_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, csrf, every_card_name, start_evening
-
-GAMES = 24 if os.environ.get("SCOREKEEPER_SOAK", "").strip() in ("1", "true", "yes") else 1
+GAMES = 24 if SOAK else 1
 NAMES_OF = every_card_name()
 CARD_WORD = re.compile(r"\b[CDSH][6789TJQKA]\b")
 

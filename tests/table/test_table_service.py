@@ -7,6 +7,7 @@ import random
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
+from table_helpers import LEVEL, human_move, play_out, start
 
 from scorekeeper.engine import PASS, IllegalAction, IllegalCard
 from scorekeeper.extensions import db
@@ -17,8 +18,6 @@ from scorekeeper.services import evenings
 from scorekeeper.services import seats as seats
 from scorekeeper.services.digital_table import StaleTable
 from scorekeeper.services.errors import Forbidden
-
-from .table_helpers import LEVEL, human_move, play_out, start
 
 
 def _count(model: type) -> int:

@@ -7,6 +7,8 @@ import re
 from datetime import UTC
 
 from flask import Flask
+from shared_helpers import hand_data, hidden, rid
+from table_helpers import LEVEL, start_evening
 
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.models import Evening
@@ -14,9 +16,6 @@ from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.services import circles, evenings
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services.replay import LogItem, digital_positions
-
-from .table_helpers import LEVEL, rid
-from .web_helpers import start_evening
 
 MARKER = re.compile(
     r'<td class="filled[^"]*\bdigital\b[^"]*">.*?<span class="dealt" title="dealt digitally">'
@@ -100,8 +99,6 @@ def test_while_a_hand_is_dealt_digitally_the_slate_offers_the_table_not_the_form
 
 
 def test_a_manual_hand_is_refused_while_a_hand_is_dealt_digitally(app: Flask) -> None:
-    from tests.web.web_helpers import hand_data, hidden
-
     write, evening_id = start_evening(app, Variant.TEAMS)
     client = app.test_client()
     url = f"/c/{write}/e/{evening_id}"

@@ -9,7 +9,8 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import create_circle, hidden, start_evening
+from shared_helpers import hidden
+from web_helpers import create_circle, start_evening
 
 from scorekeeper.game.cards import DeckStyle
 from scorekeeper.game.rulesets import Variant, default_deck, default_ruleset

@@ -8,7 +8,8 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import NAMES, create_circle, fill_evening, flashes, hidden, post_hand, start_evening, version_of
+from shared_helpers import flashes, hidden
+from web_helpers import NAMES, create_circle, fill_evening, post_hand, start_evening, version_of
 
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.present.labels import chf

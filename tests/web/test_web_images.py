@@ -4,7 +4,6 @@ translated ``SlatePicture`` the web layer builds for it."""
 from __future__ import annotations
 
 import io
-import itertools
 import random
 from collections.abc import Iterator
 
@@ -12,6 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
+from shared_helpers import rid
 
 from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
@@ -23,11 +23,6 @@ from scorekeeper.scoring import HandEntry, Payout, Result, Slate
 from scorekeeper.services import circles, evenings
 
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
-_ids = itertools.count(1)
-
-
-def _rid() -> str:
-    return f"img-{next(_ids)}"
 
 
 def _hands(ruleset: RuleSet, count: int | None, seed: int = 5) -> Iterator[HandEntry]:
@@ -64,12 +59,12 @@ def _evening(app: Flask, variant: Variant, count: int | None, *, cut: bool = Tru
         rs = default_ruleset(variant)
         circle, write, view = circles.create_circle("Donnschtig-Jass")
         ev: Evening = evenings.start_evening(
-            circle, ruleset=rs, player_names=NAMES[: rs.n_players], first_dealer=0, request_id=_rid()
+            circle, ruleset=rs, player_names=NAMES[: rs.n_players], first_dealer=0, request_id=rid("img")
         )
         for entry in _hands(rs, count):
-            ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=_rid())
+            ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=rid("img"))
         if cut and evenings.load_slate(ev).complete:
-            ev = evenings.draw_cuts(ev, expected_version=ev.version, request_id=_rid())
+            ev = evenings.draw_cuts(ev, expected_version=ev.version, request_id=rid("img"))
         return write, view, ev.public_id
 
 
@@ -177,7 +172,7 @@ def test_an_evening_ended_early_shows_its_standing(app: Flask, client: FlaskClie
     with app.app_context():
         circle, _ = circles.open_circle(write)
         ev = evenings.get_evening(circle, evening_id)
-        evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=_rid(), rng=random.Random(1))
+        evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=rid("img"), rng=random.Random(1))
     with app.test_request_context():
         ev = evenings.get_evening(circles.open_circle(view)[0], evening_id)
         assert evenings.result(ev) is not None

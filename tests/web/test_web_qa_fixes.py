@@ -9,17 +9,8 @@ from datetime import UTC, datetime
 
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import (
-    create_circle,
-    fill_evening,
-    flashes,
-    forms,
-    hand_data,
-    hidden,
-    post_hand,
-    start_evening,
-    version_of,
-)
+from shared_helpers import flashes, forms, hand_data, hidden
+from web_helpers import create_circle, fill_evening, post_hand, start_evening, version_of
 
 from scorekeeper.game.contracts import Kind, all_contracts
 from scorekeeper.game.rulesets import Variant, default_ruleset
