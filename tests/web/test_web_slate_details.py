@@ -1,4 +1,4 @@
-"""What QA found on the slate pages at a real table: ties before closing, reopening to correct,
+"""The slate pages' details at a real table: ties before closing, reopening to correct,
 errors next to the form, share links, the turn guide, history rows, clear messages, dates."""
 
 from __future__ import annotations
