@@ -8,6 +8,7 @@ values are there and have the right type. Every form carries the CSRF token.
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -74,6 +75,8 @@ class PointsInput(NumberInput):
 class ClearIntegerField(IntegerField):
     """A whole number whose "not a number" message says what is expected (``message``)."""
 
+    data: int | None
+
     def __init__(self, *args: Any, message: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.clear_message = message
@@ -88,6 +91,8 @@ class ClearIntegerField(IntegerField):
 
 class ClearDecimalField(DecimalField):
     """An amount: ``0.50`` or ``0,50`` (Swiss keyboards); a clear message for anything else."""
+
+    data: Decimal | None
 
     def __init__(self, *args: Any, message: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

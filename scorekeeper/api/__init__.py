@@ -73,9 +73,7 @@ def _routing_errors() -> Response | None:
     under_api = request.path == PREFIX or request.path.startswith(PREFIX + "/")
     if exc is None or isinstance(exc, RequestRedirect) or not under_api:
         return None
-    if isinstance(exc, HTTPException):
-        return http_error_response(exc)
-    return None  # pragma: no cover - werkzeug raises only HTTP exceptions while routing
+    return http_error_response(exc)
 
 
 @bp.after_request

@@ -80,7 +80,9 @@ class TableState:
         return self.state is None or self.state.is_terminal()
 
     def to_move(self) -> int | None:
-        return None if self.hand_over else self.state.current_player()  # type: ignore[union-attr]
+        if self.state is None or self.state.is_terminal():
+            return None
+        return self.state.current_player()
 
     def view(self, seat: int) -> SeatView | None:
         """What ``seat`` may see: the engine's ``build_view``, the ONLY way a seat sees the hand."""

@@ -20,7 +20,7 @@ def redact(text: str) -> str:
     return _TOKEN_PATH.sub(r"\1…", text)
 
 
-class RedactingLogger(Logger):  # type: ignore[misc]
+class RedactingLogger(Logger):  # type: ignore[misc]  # gunicorn ships no types: its Logger is Any
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         """Every atom (request line, path, referer, Location, environ...) with tokens redacted."""
         atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)

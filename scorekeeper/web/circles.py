@@ -133,7 +133,9 @@ def _ruleset_from(form: StartEveningForm, shape: RuleSet, variant: Variant, orde
     for row in shape.rows:
         value = getattr(form, f"factor_{row.key}").data
         factors[row.key] = int(value) if value is not None else row.factor
-    rappen = int((Decimal(form.stake_chf.data) * 100).to_integral_value())
+    chf = form.stake_chf.data
+    assert chf is not None  # InputRequired
+    rappen = int((chf * 100).to_integral_value())
     stake = stake_of(variant, rappen=rappen, per_points=form.per_points.data or None, round_to=int(form.round_to.data))
     return default_ruleset(
         variant,
