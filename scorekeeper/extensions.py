@@ -30,8 +30,6 @@ migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()
 
-LANGUAGES: tuple[str, ...] = ("en", "de_CH")
-
 
 def normalize_language(code: str | None) -> str | None:
     """``de``, ``de-CH``, ``de_DE``, ``gsw`` -> ``de_CH``; ``en-GB`` -> ``en``; else None."""

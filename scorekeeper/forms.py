@@ -72,40 +72,48 @@ class PointsInput(NumberInput):
         return super().__call__(field, **kwargs)
 
 
-class ClearIntegerField(IntegerField):
+class _ClearMessage(Field):
+    """A field whose "not a valid value" message says what is expected (``message``)."""
+
+    data: Any
+
+    def __init__(self, *args: Any, message: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.clear_message = message
+
+    def not_valid(self) -> Any:
+        """The field type's own message, when no ``message`` was given."""
+        raise NotImplementedError
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            self.data = None
+            raise ValueError(self.clear_message or self.not_valid()) from None
+
+
+class ClearIntegerField(_ClearMessage, IntegerField):
     """A whole number whose "not a number" message says what is expected (``message``)."""
 
     data: int | None
 
-    def __init__(self, *args: Any, message: Any = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.clear_message = message
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        try:
-            super().process_formdata(valuelist)
-        except ValueError:
-            self.data = None
-            raise ValueError(self.clear_message or self.gettext("Not a valid integer value.")) from None
+    def not_valid(self) -> Any:
+        return self.gettext("Not a valid integer value.")
 
 
-class ClearDecimalField(DecimalField):
+class ClearDecimalField(_ClearMessage, DecimalField):
     """An amount: ``0.50`` or ``0,50`` (Swiss keyboards); a clear message for anything else."""
 
     data: Decimal | None
 
-    def __init__(self, *args: Any, message: Any = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.clear_message = message
+    def not_valid(self) -> Any:
+        return self.gettext("Not a valid decimal value.")
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         if valuelist and isinstance(valuelist[0], str):
             valuelist = [valuelist[0].strip().replace(",", ".").replace("'", "")]
-        try:
-            super().process_formdata(valuelist)
-        except ValueError:
-            self.data = None
-            raise ValueError(self.clear_message or self.gettext("Not a valid decimal value.")) from None
+        super().process_formdata(valuelist)
 
 
 STAKE_MESSAGE = _l("The stake is an amount in francs from 0 to 1000, for example 0.50.")

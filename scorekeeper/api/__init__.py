@@ -5,6 +5,16 @@
 form cannot send cross-site without a preflight). Every answer under ``/api/v1``,
 errors included, is JSON; see ``errors`` for the codes and statuses and
 ``/api/v1/openapi.json`` for the document.
+
+- ``blueprint``: the blueprint, its route registry and the helpers the views share;
+  ``registry``: ``ApiRoutes.operation`` registers a view AND its OpenAPI description,
+  and runs the common checks (token, media type, body against its schema);
+- ``shapes``: the JSON Schemas of bodies and answers (one source for both);
+  ``validation``: input checked against them; ``openapi``: the OpenAPI document;
+- ``serialize``: JSON from the services' values and an evening's snapshot;
+- ``auth``, ``errors``; the views: ``routes_circle``, ``routes_evening``, ``routes_table``.
+
+The API never imports the pages (``web``); shared words come from ``present``.
 """
 
 from __future__ import annotations

@@ -13,19 +13,14 @@ from ..scoring.entries import HandEntry
 from ..services import evenings as svc
 from .auth import can_write_now
 from .errors import ApiError
-from .registry import PREFIX, ApiRoutes
+from .registry import PREFIX, ApiRoutes, parameter
 from .serialize import evening_dict
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 routes = ApiRoutes(bp)
 
-PATH_EVENING = {
-    "name": "evening_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string"},
-    "description": "The evening's public id.",
-}
+PATH_EVENING = parameter("evening_id", "path", {"type": "string"}, "The evening's public id.")
+QUERY_VERSION = parameter("v", "query", {"type": "integer"}, "The version the client has.")
 
 
 def load_evening(circle: Circle, evening_id: str) -> Evening:

@@ -10,17 +10,14 @@ from werkzeug.wrappers import Response
 from ..models import Circle
 from ..scoring.final import Cut
 from ..services import evenings as svc
-from .blueprint import PATH_EVENING, answer, evening_answer, hand_from_body, load_evening, routes
+from .blueprint import PATH_EVENING, QUERY_VERSION, answer, evening_answer, hand_from_body, load_evening, routes
+from .registry import parameter
 from .serialize import cut_dict, entries_dict, log_dict, slate_dict, standing_dict, tie_dict
 
 E = "/evenings/<evening_id>"
-PATH_INDEX = {
-    "name": "index",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "integer", "minimum": 0},
-    "description": "Position of the hand on the slate, 0-based (hand number - 1).",
-}
+PATH_INDEX = parameter(
+    "index", "path", {"type": "integer", "minimum": 0}, "Position of the hand on the slate, 0-based (hand number - 1)."
+)
 WRITE = {
     409: ("Stale `expected_version`: nothing written; the current version and the fresh slate", "StaleError"),
     422: ("A rule forbids it (stable code and message)", "Error"),
@@ -58,24 +55,9 @@ def evening(circle: Circle, evening_id: str) -> Response:
     tag="evenings",
     description="204 (no body) while `If-None-Match` or `?v=` names the current version, else 200 with an ETag.",
     responses={200: ("The current version", "Version"), 204: ("Unchanged", None)},
-    query=(
-        PATH_EVENING,
-        {
-            "name": "v",
-            "in": "query",
-            "required": False,
-            "schema": {"type": "integer"},
-            "description": "The version the client has.",
-        },
-    ),
+    query=(PATH_EVENING, QUERY_VERSION),
     headers=(
-        {
-            "name": "If-None-Match",
-            "in": "header",
-            "required": False,
-            "schema": {"type": "string"},
-            "description": 'The ETag of the version the client has, e.g. `"7"`.',
-        },
+        parameter("If-None-Match", "header", {"type": "string"}, 'The ETag of the version the client has, e.g. `"7"`.'),
     ),
 )
 def version(circle: Circle, evening_id: str) -> Response:

@@ -28,32 +28,21 @@ from ..services import evenings
 from ..services import seats as seat_svc
 from ..services.digital_table import StaleTable, TableState
 from ..services.errors import Forbidden
-from .blueprint import PATH_EVENING, answer, load_evening, routes
+from .blueprint import PATH_EVENING, QUERY_VERSION, answer, load_evening, routes
 from .errors import error_body, rule_error_response
+from .registry import parameter
 from .shapes import BOOL, INT, SCHEMAS, STR, nullable, obj, ref
 
 SEAT_HEADER = "X-Seat-Token"
-SEAT_TOKEN_PARAM = {
-    "name": SEAT_HEADER,
-    "in": "header",
-    "required": True,
-    "schema": {"type": "string"},
-    "description": "The seat token (from a seat link `/s/<token>` or `POST .../table/seats/{seat}/token`).",
-}
-PATH_TABLE = {
-    "name": "table_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string"},
-    "description": "The table's public id.",
-}
-PATH_SEAT = {
-    "name": "seat",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "integer", "minimum": 0},
-    "description": "Seat number, 0-based, in playing order.",
-}
+SEAT_TOKEN_PARAM = parameter(
+    SEAT_HEADER,
+    "header",
+    {"type": "string"},
+    "The seat token (from a seat link `/s/<token>` or `POST .../table/seats/{seat}/token`).",
+    required=True,
+)
+PATH_TABLE = parameter("table_id", "path", {"type": "string"}, "The table's public id.")
+PATH_SEAT = parameter("seat", "path", {"type": "integer", "minimum": 0}, "Seat number, 0-based, in playing order.")
 LEVEL = {
     "type": "string",
     "enum": list(LEVELS),
@@ -61,7 +50,7 @@ LEVEL = {
     "(search, ~300 ms a move), `strong` (longer search, up to ~1 s a move). "
     "Default: the server's (`normal`).",
 }
-QUERY_LEVEL = {"name": "level", "in": "query", "required": False, "schema": LEVEL}
+QUERY_LEVEL = parameter("level", "query", LEVEL)
 SEAT_ERRORS = {
     403: ("No, unknown or replaced seat token", "Error"),
     404: ("No such table", "Error"),
@@ -342,16 +331,7 @@ def join(body: dict[str, Any]) -> Response:
         204: ("Unchanged", None),
         **{k: v for k, v in SEAT_ERRORS.items() if k in (403, 404)},
     },
-    query=(
-        PATH_TABLE,
-        {
-            "name": "v",
-            "in": "query",
-            "required": False,
-            "schema": {"type": "integer"},
-            "description": "The version the client has.",
-        },
-    ),
+    query=(PATH_TABLE, QUERY_VERSION),
     headers=(SEAT_TOKEN_PARAM,),
 )
 def seat_view(table_id: str) -> Response:

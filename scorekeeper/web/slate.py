@@ -280,14 +280,16 @@ def _closed(token: str, circle: Circle, ev: Evening, status: int, *, index: int 
     ), status
 
 
-def _action(token: str, evening_id: str, form: ActionForm, run: Callable[[Evening], Any], done: str) -> Page:
-    circle, can_write, ev = _load(token, evening_id, write=True)
+def _action(token: str, evening_id: str, form: ActionForm, change: Callable[..., Any], done: str) -> Page:
+    """A POST-only button that changes the evening: ``change(evening, expected_version=...,
+    request_id=...)`` with the version and request id the page's form carried."""
+    _circle, _can_write, ev = _load(token, evening_id, write=True)
     back = redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#slate")
     if not form.validate():
         flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
         return back
     try:
-        run(ev)
+        change(ev, expected_version=form.expected_version.data, request_id=form.request_id.data)
     except StaleVersion as err:
         flash(error_text(err), "warning")
     except RuleError as err:
@@ -300,52 +302,38 @@ def _action(token: str, evening_id: str, form: ActionForm, run: Callable[[Evenin
 @bp.route("/undo", methods=["POST"])
 def undo(token: str, evening_id: str) -> Page:
     form = ActionForm()
+    author = form.author.data or None
     return _action(
         token,
         evening_id,
         form,
-        lambda ev: svc.undo_last(
-            ev,
-            expected_version=form.expected_version.data,
-            request_id=form.request_id.data,
-            author=form.author.data or None,
-        ),
+        lambda ev, **version: svc.undo_last(ev, author=author, **version),
         _("Last entry taken back."),
     )
 
 
 @bp.route("/end", methods=["POST"])
 def end(token: str, evening_id: str) -> Page:
-    form = ActionForm()
     early = request.form.get("early") == "1"
     return _action(
         token,
         evening_id,
-        form,
-        lambda ev: svc.end_evening(
-            ev, early=early, expected_version=form.expected_version.data, request_id=form.request_id.data
-        ),
+        ActionForm(),
+        lambda ev, **version: svc.end_evening(ev, early=early, **version),
         _("The evening is over."),
     )
 
 
 @bp.route("/cuts/draw", methods=["POST"])
 def draw_cuts(token: str, evening_id: str) -> Page:
-    form = ActionForm()
-    return _action(
-        token,
-        evening_id,
-        form,
-        lambda ev: svc.draw_cuts(ev, expected_version=form.expected_version.data, request_id=form.request_id.data),
-        _("The app cut the cards."),
-    )
+    return _action(token, evening_id, ActionForm(), svc.draw_cuts, _("The app cut the cards."))
 
 
 @bp.route("/cuts", methods=["POST"])
 def set_cut(token: str, evening_id: str) -> Page:
     form = CutForm()
 
-    def run(ev: Evening) -> None:
+    def change(ev: Evening, **version: Any) -> None:
         winner = int(form.winner.data)
         order: tuple[int, ...] = ()
         lowest = request.form.get("lowest", type=int)
@@ -354,19 +342,17 @@ def set_cut(token: str, evening_id: str) -> Page:
             tie = next((t for t in pending if (t.row_key, t.end) == (form.row_key.data, form.end.data)), None)
             if tie is not None:
                 order = tie.order_of(winner, lowest)
-        cut = Cut(form.row_key.data, form.end.data, winner, False, order)
-        svc.set_cut(ev, cut, expected_version=form.expected_version.data, request_id=form.request_id.data)
+        svc.set_cut(ev, Cut(form.row_key.data, form.end.data, winner, False, order), **version)
 
-    return _action(token, evening_id, form, run, _("Cut recorded."))
+    return _action(token, evening_id, form, change, _("Cut recorded."))
 
 
 @bp.route("/reopen", methods=["POST"])
 def reopen(token: str, evening_id: str) -> Page:
-    form = ActionForm()
     return _action(
         token,
         evening_id,
-        form,
-        lambda ev: svc.reopen_evening(ev, expected_version=form.expected_version.data, request_id=form.request_id.data),
+        ActionForm(),
+        svc.reopen_evening,
         _("The evening is open again: correct what was wrong, then close it again."),
     )
