@@ -21,7 +21,7 @@ import pytest
 from flask import Flask
 
 FORBIDDEN = ("flask", "sqlalchemy", "wtforms", "werkzeug", "flask_babel", "flask_wtf", "flask_sqlalchemy")
-PURE = ["scorekeeper.game", "scorekeeper.scoring", "scorekeeper.engine", "scorekeeper.bots"]
+PURE = ["scorekeeper.game", "scorekeeper.scoring", "scorekeeper.engine", "scorekeeper.bots", "scorekeeper.history"]
 PACKAGE = Path(__file__).resolve().parents[1] / "scorekeeper"
 FLASKISH = ("flask", "flask_babel", "flask_wtf", "flask_sqlalchemy", "flask_migrate", "werkzeug", "wtforms")
 

@@ -4,8 +4,8 @@ The chalk slate of an evening: hand entries and their checks, cells and totals,
 sticks and potatoes, and the money at the end.
 """
 
-from .entries import ERROR_CODES, HandEntry, cell_value, verify_entry
-from .final import Cut, Result, RowResult, Tie, cancel_marks, draw_cut, final_result, ties
+from .entries import ERROR_CODES, HandEntry, cell_value, possible_cells, verify_entry
+from .final import Cut, Result, RowResult, Tie, cancel_marks, draw_cut, effective_cuts, final_result, ties
 from .payouts import Payout, Transfer, payout, settle
 from .slate import Cell, Slate
 
@@ -23,8 +23,10 @@ __all__ = [
     "cancel_marks",
     "cell_value",
     "draw_cut",
+    "effective_cuts",
     "final_result",
     "payout",
+    "possible_cells",
     "settle",
     "ties",
     "verify_entry",

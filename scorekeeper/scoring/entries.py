@@ -16,11 +16,22 @@ Cell values (``cell_value``), by the rule set's scoring mode:
 Misère (any mode): the declaring side writes the OPPONENTS' pile, as if the roles
 were swapped: the opponents' points, and "match" when the declaring side took no
 trick (countermatch). A Misère in which the declaring side took every trick writes 0.
+
+Imported cells (a past evening typed from a paper slate, ``HandEntry.paper``): the
+entry carries the value written in the cell (``cell``) instead of card points, which
+are unknown (both piles are 0). It passes the same row checks as a hand (the row
+exists, is open for that side, a given contract fits it; what a choice row was
+played as may be unknown), and its value must be one that a hand in that row could
+write: ``cell_value`` of some hand with the same match/countermatch marks
+(``possible_cells``). ``cell_value`` returns it as it is, so the slate, the result and
+the money are computed by the same code as for played hands.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Final
 
 from ..game.contracts import Contract, Kind
@@ -47,11 +58,35 @@ class HandEntry:
     match: bool = False  # declaring side took every trick (needs 157/0)
     countermatch: bool = False  # declaring side took no trick (needs 0/157)
     seich: bool = False  # club variant: thrown in, no row, no points
+    cell: int | None = None  # imported from a paper slate: the value written; no card points known
 
     @classmethod
     def seich_hand(cls, declarer_seat: int) -> HandEntry:
         """A thrown-in hand called by ``declarer_seat`` from the barrel."""
         return cls(None, declarer_seat, None, 0, 0, seich=True)
+
+    @classmethod
+    def paper(
+        cls,
+        row_key: str,
+        declarer_seat: int,
+        value: int,
+        *,
+        contract: Contract | None = None,
+        match: bool = False,
+        countermatch: bool = False,
+    ) -> HandEntry:
+        """A cell typed from a paper slate: ``value`` as written, no card points (both piles 0).
+
+        ``declarer_seat``: any seat of the side that wrote it (the team game's paper slate
+        does not say which partner declared). ``match``/``countermatch``: as for a hand.
+        """
+        return cls(row_key, declarer_seat, contract, 0, 0, match=match, countermatch=countermatch, cell=value)
+
+    @property
+    def imported(self) -> bool:
+        """True for a cell typed from a paper slate (no card points, not played here)."""
+        return self.cell is not None
 
 
 # Every code verify_entry (and Slate.build) can raise, with its English template.
@@ -76,6 +111,12 @@ ERROR_CODES: Final[dict[str, str]] = {
     "not_in_barrel": N_("Only %(seat)s, who is in the barrel, may call Seich."),
     "entry_unknown": N_("There is no hand %(hand)s to correct."),
     "correction_conflict": N_("This correction would make hand %(hand)s invalid (%(reason)s)."),
+    "cell_not_whole": N_("A cell holds a whole number."),
+    "cell_with_points": N_("An imported cell carries its value only, no card points."),
+    "cell_impossible": N_("The row “%(row)s” cannot hold %(value)s."),
+    "cell_needs_match": N_("%(value)s in the row “%(row)s” is a match: mark it as one."),
+    "cell_match_value": N_("A match in the row “%(row)s” writes %(expected)s."),
+    "cell_countermatch_value": N_("A countermatch in the row “%(row)s” writes %(expected)s."),
 }
 
 
@@ -96,6 +137,8 @@ def cell_value(ruleset: RuleSet, entry: HandEntry) -> int:
     """What is written in the cell for a (verified) hand entry."""
     if entry.seich or entry.row_key is None:
         raise ValueError("a Seich hand writes no cell")
+    if entry.cell is not None:
+        return entry.cell
     factor = ruleset.row(entry.row_key).factor
     points, match, countermatch = entry.declarer_points, entry.match, entry.countermatch
     if is_misere(ruleset, entry):
@@ -120,6 +163,7 @@ def _check_seich(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
         or entry.defender_points != 0
         or entry.match
         or entry.countermatch
+        or entry.cell is not None
     ):
         raise _fail("seich_with_result")
     if ruleset.side_of(entry.declarer_seat) in slate.seich_used:
@@ -143,7 +187,7 @@ def _check_row(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> Row:
         raise _fail("row_closed", row=row.key)
     contract = entry.contract
     if contract is None:
-        if row.is_choice:
+        if row.is_choice and entry.cell is None:  # a paper slate may not say what a joker was
             raise _fail("contract_required", row=row.key)
     elif not isinstance(contract, Contract) or not row.allows(contract):
         raise _fail("contract_not_allowed", row=row.key, contract=getattr(contract, "code", contract))
@@ -169,6 +213,44 @@ def check_points(entry: HandEntry) -> None:
         raise _fail("countermatch_needs_none")
 
 
+@lru_cache(maxsize=1024)
+def possible_cells(
+    ruleset: RuleSet, row_key: str, contract: Contract | None
+) -> Mapping[tuple[bool, bool], frozenset[int]]:
+    """Every value a hand in that row (played as ``contract``) can write, by its
+    (match, countermatch) marks: ``cell_value`` of every valid pile, so the rules stay
+    in one place."""
+    seat = 0
+    out: dict[tuple[bool, bool], frozenset[int]] = {}
+    plain = [HandEntry(row_key, seat, contract, d, TOTAL_POINTS - d) for d in range(TOTAL_POINTS + 1)]
+    out[(False, False)] = frozenset(cell_value(ruleset, e) for e in plain)
+    out[(True, False)] = frozenset({cell_value(ruleset, HandEntry(row_key, seat, contract, TOTAL_POINTS, 0, True))})
+    counter = HandEntry(row_key, seat, contract, 0, TOTAL_POINTS, countermatch=True)
+    out[(False, True)] = frozenset({cell_value(ruleset, counter)})
+    return out
+
+
+def check_cell(ruleset: RuleSet, entry: HandEntry) -> None:
+    """The checks of an imported cell's value (the row checks are ``check_entry``'s)."""
+    value = entry.cell
+    if type(value) is not int:
+        raise _fail("cell_not_whole")
+    if entry.declarer_points != 0 or entry.defender_points != 0:
+        raise _fail("cell_with_points")
+    if entry.match and entry.countermatch:
+        raise _fail("match_and_countermatch")
+    assert entry.row_key is not None
+    cells = possible_cells(ruleset, entry.row_key, entry.contract)
+    if entry.match and value not in cells[(True, False)]:
+        raise _fail("cell_match_value", row=entry.row_key, expected=min(cells[(True, False)]))
+    if entry.countermatch and value not in cells[(False, True)]:
+        raise _fail("cell_countermatch_value", row=entry.row_key, expected=min(cells[(False, True)]))
+    if not entry.match and not entry.countermatch and value not in cells[(False, False)]:
+        if value in cells[(True, False)]:
+            raise _fail("cell_needs_match", row=entry.row_key, value=value)
+        raise _fail("cell_impossible", row=entry.row_key, value=value)
+
+
 def check_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
     """Check ``entry`` as the next hand on ``slate``. Raises RuleError; returns None when fine."""
     if slate.complete:
@@ -180,7 +262,10 @@ def check_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
         _check_seich(ruleset, slate, entry)
         return
     _check_row(ruleset, slate, entry)
-    check_points(entry)
+    if entry.cell is not None:
+        check_cell(ruleset, entry)
+    else:
+        check_points(entry)
 
 
 def verify_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry, *, replacing: int | None = None) -> None:

@@ -41,6 +41,11 @@ class Cell:
     def contract(self) -> Contract | None:
         return self.entry.contract
 
+    @property
+    def imported(self) -> bool:
+        """Typed from a paper slate (no card points behind the value)."""
+        return self.entry.imported
+
 
 class Slate:
     """The state of an evening after its effective entries. Treat as read-only."""
@@ -54,6 +59,7 @@ class Slate:
         self.cells: dict[tuple[str, int], Cell] = {}
         self.seich_used: set[int] = set()
         self._marks: list[list[int]] = [[0, 0] for _ in range(ruleset.n_sides)]
+        self._filled: list[int] = [0] * ruleset.n_sides  # cells per side (full_sides without a scan)
 
     @classmethod
     def build(cls, ruleset: RuleSet, first_dealer: int, entries: Sequence[HandEntry]) -> Slate:
@@ -78,6 +84,7 @@ class Slate:
             return
         assert entry.row_key is not None
         self.cells[(entry.row_key, side)] = Cell(entry.row_key, side, cell_value(rs, entry), entry, index)
+        self._filled[side] += 1
         if rs.variant is Variant.THREE and (entry.match or entry.countermatch):
             mine, theirs = (0, 1) if entry.match else (1, 0)  # index into (sticks, potatoes)
             for s in range(rs.n_sides):
@@ -99,7 +106,8 @@ class Slate:
         return [r.key for r in self.ruleset.rows if (r.key, side) not in self.cells]
 
     def full_sides(self) -> set[int]:
-        return {s for s in range(self.ruleset.n_sides) if not self.open_rows(s)}
+        n_rows = len(self.ruleset.rows)
+        return {s for s, filled in enumerate(self._filled) if filled == n_rows}
 
     def row_filled_by_all(self, row_key: str) -> bool:
         return all((row_key, s) in self.cells for s in range(self.ruleset.n_sides))

@@ -17,7 +17,8 @@ from ..game.contracts import Contract
 from ..game.rulesets import RuleSet
 from ..models import CutRow, EntryRow, Evening
 from ..scoring.entries import HandEntry
-from ..scoring.final import Cut, End, Tie, ties
+from ..scoring.final import Cut, End, Tie
+from ..scoring.final import effective_cuts as scoring_effective_cuts
 from ..scoring.slate import Slate
 
 
@@ -147,15 +148,6 @@ def ranking_text(order: Sequence[int]) -> str:
 
 
 def effective_cuts(slate: Slate, rows: Sequence[CutRow]) -> tuple[list[Cut], list[Tie]]:
-    """(cuts that decide a current tie, in tie order; ties still without a cut)."""
-    current = ties(slate)
-    by_key = {(t.row_key, t.end): t for t in current}
-    chosen: dict[tuple[str, End], Cut] = {}
-    for row in sorted(rows, key=lambda r: r.id):
-        cut = cut_of(row)
-        tie = by_key.get((cut.row_key, cut.end))
-        if tie is not None and sorted(cut.order) == sorted(tie.sides):
-            chosen[(cut.row_key, cut.end)] = cut  # the latest cut for a tie counts
-    cuts = [chosen[k] for k in by_key if k in chosen]
-    pending = [t for k, t in by_key.items() if k not in chosen]
-    return cuts, pending
+    """(cuts that decide a current tie, in tie order; ties still without a cut): the stored cut
+    rows, oldest first, through ``scoring.effective_cuts`` (the latest cut of a tie counts)."""
+    return scoring_effective_cuts(slate, [cut_of(row) for row in sorted(rows, key=lambda r: r.id)])

@@ -1,13 +1,37 @@
-"""Helpers of the browser tests: a circle and an evening made through the pages as a person
-does it, recording a hand, the sideways-scroll check, screenshots (``$SCOREKEEPER_SCREENSHOTS``)."""
+"""Helpers of the browser tests: a server run in a thread for one test (``in_thread``), a
+circle and an evening made through the pages as a person does it, recording a hand, the
+sideways-scroll check, screenshots (``$SCOREKEEPER_SCREENSHOTS``)."""
 
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
+
+
+class _Server(Protocol):
+    server_port: int
+
+    def serve_forever(self) -> None: ...
+    def shutdown(self) -> None: ...
+    def server_close(self) -> None: ...
+
+
+@contextmanager
+def in_thread(server: _Server) -> Iterator[str]:
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
 
 
 def shot(page: Any, name: str, *, full: bool = True) -> None:

@@ -221,6 +221,13 @@ def _one_bad_entry(code: str) -> tuple[Any, list[HandEntry], HandEntry, int | No
         "not_in_barrel": (CLUB, [], HandEntry.seich_hand(2), None),
         "entry_unknown": (THREE, [hand("suit_C", 1, 50)], hand("suit_C", 1, 50), 1),
         "correction_conflict": (CLUB, *_club_barrel_conflict(), 0),
+        # cells typed from a paper slate (HandEntry.paper)
+        "cell_not_whole": (THREE, [], HandEntry.paper("suit_C", 0, 48.0), None),  # type: ignore[arg-type]
+        "cell_with_points": (THREE, [], HandEntry("suit_C", 0, None, 40, 117, cell=40), None),
+        "cell_impossible": (TEAMS, [], HandEntry.paper("suit_H", 0, 49), None),  # not a multiple of 4
+        "cell_needs_match": (THREE, [], HandEntry.paper("suit_C", 0, 257), None),
+        "cell_match_value": (THREE, [], HandEntry.paper("suit_C", 0, 200, match=True), None),
+        "cell_countermatch_value": (THREE, [], HandEntry.paper("suit_C", 0, 3, countermatch=True), None),
     }
     return cases[code]
 
