@@ -111,6 +111,11 @@ def test_the_services_import_nothing_from_flask() -> None:
     assert crossing("services", _under("scorekeeper.web", "scorekeeper.api", "scorekeeper.present")) == []
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine/result.py imports scoring's HandEntry until the house-engine branch (issue 8, the pure "
+    "half) moves it into game/; strict: once that is merged this passes, and the mark must go",
+)
 def test_the_engine_never_imports_scoring() -> None:
     """Play and slate meet only in the services."""
     assert crossing("engine", _under("scorekeeper.scoring")) == []
