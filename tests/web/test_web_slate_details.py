@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from flask import Flask
 from flask.testing import FlaskClient
 from shared_helpers import flashes, forms, hand_data, hidden
-from web_helpers import create_circle, fill_evening, post_hand, start_evening, version_of
+from web_helpers import create_circle, fill_evening, post_hand, start_evening, start_form, version_of
 
 from scorekeeper.game.contracts import Kind, all_contracts
 from scorekeeper.game.rulesets import Variant, default_ruleset
@@ -177,19 +177,10 @@ def test_history_rows_show_date_time_early_end_and_unbroken_money(client: FlaskC
 def test_stake_and_factor_errors_in_clear_words(client: FlaskClient) -> None:
     write, _view = create_circle(client)
     url = f"{write}/start?variant=teams"
-    page = client.get(url).text
     base = {
-        **hidden(page, "/start"),
-        "deck": "swiss",
+        **start_form(client.get(url).text, Variant.TEAMS, names=["A", "B", "C", "D"]),
         "barrel": "book",
         "suit_order": "swiss",
-        "per_points": "10",
-        "round_to": "5",
-        "first_dealer": "0",
-        "seat_0": "A",
-        "seat_1": "B",
-        "seat_2": "C",
-        "seat_3": "D",
     }
     for stake in ("abc", "-1", "5000", ""):
         r = client.post(url, data={**base, "stake_chf": stake})

@@ -44,18 +44,9 @@ def create_circle(client: FlaskClient, name: str = "Donnschtig-Jass") -> tuple[s
     return write.group(1), view.group(1)
 
 
-def start_evening(
-    client: FlaskClient,
-    circle: str,
-    variant: Variant,
-    *,
-    names: list[str] | None = None,
-    first_dealer: int = 0,
-    extra: dict[str, Any] | None = None,
-) -> str:
-    """Start an evening through the start form; returns the slate path."""
-    url = f"{circle}/start?variant={variant.value}"
-    page = client.get(url).text
+def start_form(page: str, variant: Variant, *, names: list[str] | None = None, first_dealer: int = 0) -> dict[str, Any]:
+    """The start form's fields as a phone sends them: its hidden fields, the variant's defaults
+    (Swiss suit names, the order the page preselects), the players in seat order."""
     rs = default_ruleset(variant)
     data: dict[str, Any] = {
         **hidden(page, "/start"),
@@ -70,8 +61,22 @@ def start_evening(
     data["suit_order"] = m.group(1) if m else "swiss"
     for seat, name in enumerate(names or NAMES[variant]):
         data[f"seat_{seat}"] = name
-    data.update(extra or {})
-    r = client.post(url, data=data)
+    return data
+
+
+def start_evening(
+    client: FlaskClient,
+    circle: str,
+    variant: Variant,
+    *,
+    names: list[str] | None = None,
+    first_dealer: int = 0,
+    extra: dict[str, Any] | None = None,
+) -> str:
+    """Start an evening through the start form; returns the slate path."""
+    url = f"{circle}/start?variant={variant.value}"
+    data = start_form(client.get(url).text, variant, names=names, first_dealer=first_dealer)
+    r = client.post(url, data={**data, **(extra or {})})
     assert r.status_code == 302, flashes(r.text) or r.text
     return r.headers["Location"]
 
