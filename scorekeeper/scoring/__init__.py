@@ -1,11 +1,14 @@
 """PURE: see DESIGN.md. No Flask, SQLAlchemy or WTForms imports.
 
 The chalk slate of an evening: hand entries and their checks, cells and totals,
-sticks and potatoes, and the money at the end.
+sticks and potatoes, and the money at the end; and the outlook: what each side
+still needs, and who is likely to win (modules ``outlook`` and ``forecast``;
+``evening_outlook`` does both).
 """
 
 from .entries import ERROR_CODES, HandEntry, cell_value, possible_cells, verify_entry
 from .final import Cut, Result, RowResult, Tie, cancel_marks, draw_cut, effective_cuts, final_result, ties
+from .outlook import Outlook, evening_outlook
 from .payouts import Payout, Transfer, payout, settle
 from .slate import Cell, Slate
 
@@ -14,6 +17,7 @@ __all__ = [
     "Cell",
     "Cut",
     "HandEntry",
+    "Outlook",
     "Payout",
     "Result",
     "RowResult",
@@ -24,6 +28,7 @@ __all__ = [
     "cell_value",
     "draw_cut",
     "effective_cuts",
+    "evening_outlook",
     "final_result",
     "payout",
     "possible_cells",
