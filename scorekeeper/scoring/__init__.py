@@ -7,7 +7,7 @@ still needs, and who is likely to win (modules ``outlook`` and ``forecast``;
 """
 
 from .entries import ERROR_CODES, HandEntry, cell_value, possible_cells, verify_entry
-from .final import Cut, Result, RowResult, Tie, draw_cut, effective_cuts, final_result, ties
+from .final import Cut, Result, RowResult, Tie, cancel_marks, draw_cut, effective_cuts, final_result, ties
 from .outlook import Outlook, evening_outlook
 from .payouts import Payout, Transfer, payout, settle
 from .slate import Cell, Slate
@@ -24,6 +24,7 @@ __all__ = [
     "Slate",
     "Tie",
     "Transfer",
+    "cancel_marks",
     "cell_value",
     "draw_cut",
     "effective_cuts",

@@ -7,14 +7,14 @@ import random
 
 import pytest
 from flask import Flask
+from services_helpers import NAMES
+from shared_helpers import rid
 
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
 from scorekeeper.scoring import Cut, HandEntry, Tie
 from scorekeeper.services import circles, evenings
-
-from .evening_helpers import NAMES, rid
 
 
 def _hand(row: str, seat: int, points: int) -> HandEntry:
