@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..models import Circle, Evening, Player
-from ..scoring.entries import HandEntry
 from ..scoring.final import Cut, Result, Tie
 from ..scoring.payouts import Payout
 from ..scoring.slate import Slate

@@ -1,10 +1,11 @@
 """PURE: see DESIGN.md. No Flask, SQLAlchemy or WTForms imports.
 
 The chalk slate of an evening: hand entries and their checks, cells and totals,
-sticks and potatoes, and the money at the end.
+sticks and potatoes, and the money at the end. The recorded hand itself
+(``HandEntry``) is game vocabulary: ``scorekeeper.game.hand_entry``.
 """
 
-from .entries import ERROR_CODES, HandEntry, cell_value, verify_entry
+from .entries import ERROR_CODES, cell_value, verify_entry
 from .final import Cut, Result, RowResult, Tie, draw_cut, final_result, ties
 from .payouts import Payout, Transfer, payout, settle
 from .slate import Cell, Slate
@@ -13,7 +14,6 @@ __all__ = [
     "ERROR_CODES",
     "Cell",
     "Cut",
-    "HandEntry",
     "Payout",
     "Result",
     "RowResult",

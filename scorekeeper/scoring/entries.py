@@ -1,4 +1,4 @@
-"""One recorded hand, the checks of RULES.md section 7, and what a cell holds.
+"""The checks of RULES.md section 7 on a recorded hand, and what a cell holds.
 
 ``verify_entry`` is the single gate: ``Slate.build`` runs the same checks on every
 entry it is given, so the slate can never hold an entry the gate would refuse.
@@ -20,39 +20,15 @@ trick (countermatch). A Misère in which the declaring side took every trick wri
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from ..game.contracts import Contract, Kind
 from ..game.errors import N_, RuleError
+from ..game.hand_entry import MATCH_BONUS, MATCH_POINTS, TOTAL_POINTS, HandEntry
 from ..game.rulesets import Row, RuleSet, Scoring
 
 if TYPE_CHECKING:  # pragma: no cover
     from .slate import Slate
-
-TOTAL_POINTS: Final = 157
-MATCH_BONUS: Final = 100
-MATCH_POINTS: Final = TOTAL_POINTS + MATCH_BONUS  # 257
-
-
-@dataclass(frozen=True, slots=True)
-class HandEntry:
-    """One recorded hand, as the table reports it."""
-
-    row_key: str | None  # None only for a Seich (thrown-in) hand
-    declarer_seat: int
-    contract: Contract | None  # required for choice rows; None allowed for fixed rows
-    declarer_points: int  # the declaring side's card points 0..157 (before the match bonus)
-    defender_points: int  # 0..157; declarer_points + defender_points == 157
-    match: bool = False  # declaring side took every trick (needs 157/0)
-    countermatch: bool = False  # declaring side took no trick (needs 0/157)
-    seich: bool = False  # club variant: thrown in, no row, no points
-
-    @classmethod
-    def seich_hand(cls, declarer_seat: int) -> HandEntry:
-        """A thrown-in hand called by ``declarer_seat`` from the barrel."""
-        return cls(None, declarer_seat, None, 0, 0, seich=True)
-
 
 # Every code verify_entry (and Slate.build) can raise, with its English template.
 ERROR_CODES: Final[dict[str, str]] = {

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from ..game import turns
 from ..game.contracts import Contract
 from ..game.errors import RuleError
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet, Variant
-from .entries import HandEntry, cell_value, check_entry
+from .entries import cell_value, check_entry
 
 MATCH_STICKS = 2  # to the declarer of a match (potatoes for a countermatch)
 MATCH_OPPONENT = 1  # to each opponent

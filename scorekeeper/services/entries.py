@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..game.contracts import Contract
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..models import CutRow, EntryRow
-from ..scoring.entries import HandEntry
 from ..scoring.final import Cut, Tie, ties
 from ..scoring.slate import Slate
 

@@ -18,9 +18,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..game.errors import N_, RuleError
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..models import REQUEST_ID_LEN, AppliedRequest, Circle, CutRow, EntryRow, Evening, Seat, utcnow
-from ..scoring.entries import HandEntry, verify_entry
+from ..scoring.entries import verify_entry
 from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
 from ..scoring.payouts import Payout, payout
 from ..scoring.slate import Slate

@@ -9,8 +9,8 @@ from flask_babel import gettext as _
 
 from ..forms import HandForm, choices, new_request_id
 from ..game.contracts import Contract
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
-from ..scoring.entries import HandEntry
 from ..scoring.slate import Slate
 from .labels import row_label
 from .present import contract_choices

@@ -9,8 +9,9 @@ from api_helpers import HANDS, NAMES, Api, fill, new_circle, rid, start
 from flask.testing import FlaskClient
 
 from scorekeeper.game.contracts import Contract
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet
-from scorekeeper.scoring import HandEntry, Slate
+from scorekeeper.scoring import Slate
 
 
 def hand_entry(hand: dict) -> HandEntry:

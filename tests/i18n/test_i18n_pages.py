@@ -12,9 +12,9 @@ from flask.testing import FlaskClient
 from i18n_support import load_catalog
 
 from scorekeeper.game.contracts import all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.scoring.slate import Slate
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import evenings as evening_service

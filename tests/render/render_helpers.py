@@ -8,9 +8,10 @@ import random
 from collections.abc import Sequence
 
 from scorekeeper.game.contracts import all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant
 from scorekeeper.render import Marks, PictureRow, SlatePicture
-from scorekeeper.scoring import Cut, HandEntry, Result, Slate, draw_cut, final_result, payout, ties
+from scorekeeper.scoring import Cut, Result, Slate, draw_cut, final_result, payout, ties
 
 NAMES = ("Anna", "Beat", "Cla", "Dora")
 

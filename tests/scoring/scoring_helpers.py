@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 from scorekeeper.game.contracts import Contract, all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Row, RuleSet
-from scorekeeper.scoring import HandEntry, Slate
+from scorekeeper.scoring import Slate
 
 
 def contracts_for(row: Row) -> list[Contract]:

@@ -7,8 +7,9 @@ import pytest
 from scoring_helpers import contracts_for, hand
 
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.scoring import HandEntry, Slate, verify_entry
+from scorekeeper.scoring import Slate, verify_entry
 
 THREE = default_ruleset(Variant.THREE)
 CLUB = default_ruleset(Variant.CLUB)

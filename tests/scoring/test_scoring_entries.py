@@ -16,8 +16,9 @@ from scorekeeper.game.contracts import (
     suit_contract,
 )
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.scoring import ERROR_CODES, HandEntry, Slate, cell_value, verify_entry
+from scorekeeper.scoring import ERROR_CODES, Slate, cell_value, verify_entry
 
 THREE = default_ruleset(Variant.THREE)
 TEAMS = default_ruleset(Variant.TEAMS)

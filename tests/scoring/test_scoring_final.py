@@ -8,8 +8,9 @@ import pytest
 from scoring_helpers import contracts_for
 
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.scoring import Cut, HandEntry, Slate, Tie, draw_cut, final_result, payout, ties
+from scorekeeper.scoring import Cut, Slate, Tie, draw_cut, final_result, payout, ties
 
 THREE = default_ruleset(Variant.THREE)  # rows: 4 suits x1, obenabe/undenufe/slalom x2, gustav/jokers x3
 TEAMS = default_ruleset(Variant.TEAMS)

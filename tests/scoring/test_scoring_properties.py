@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from scoring_helpers import contracts_for, min_transfers_brute, random_entry, random_evening
 
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Stake, Variant, default_ruleset
-from scorekeeper.scoring import HandEntry, Slate, cell_value, draw_cut, final_result, payout, settle, ties, verify_entry
+from scorekeeper.scoring import Slate, cell_value, draw_cut, final_result, payout, settle, ties, verify_entry
 
 SOAK = os.environ.get("SCOREKEEPER_SOAK") == "1"
 PROFILE = settings(

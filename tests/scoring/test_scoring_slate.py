@@ -6,8 +6,9 @@ import pytest
 from scoring_helpers import contracts_for, hand
 
 from scorekeeper.game.contracts import OBENABE
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.scoring import HandEntry, Slate
+from scorekeeper.scoring import Slate
 
 THREE = default_ruleset(Variant.THREE)
 TEAMS = default_ruleset(Variant.TEAMS)

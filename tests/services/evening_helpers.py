@@ -6,9 +6,10 @@ import itertools
 from collections.abc import Iterator
 
 from scorekeeper.game.contracts import Contract, all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.models import Evening
-from scorekeeper.scoring import HandEntry, Slate
+from scorekeeper.scoring import Slate
 from scorekeeper.services import evenings
 
 NAMES = ("Anna", "Beat", "Carla", "Dölf")

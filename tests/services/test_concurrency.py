@@ -15,9 +15,9 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import AppliedRequest, EntryRow, Evening
-from scorekeeper.scoring import HandEntry
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
 from tests.race_helpers import race

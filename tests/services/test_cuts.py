@@ -9,9 +9,10 @@ import pytest
 from flask import Flask
 
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
-from scorekeeper.scoring import Cut, HandEntry, Tie
+from scorekeeper.scoring import Cut, Tie
 from scorekeeper.services import circles, evenings
 
 from .evening_helpers import NAMES, rid

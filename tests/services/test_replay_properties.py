@@ -14,9 +14,10 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import EntryRow
-from scorekeeper.scoring import HandEntry, Slate
+from scorekeeper.scoring import Slate
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.entries import audit_trail, build_slate, hand_fields, replay, to_hand
 

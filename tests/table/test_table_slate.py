@@ -8,9 +8,9 @@ from datetime import UTC
 
 from flask import Flask
 
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.models import Evening
-from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.services import circles, evenings
 from scorekeeper.services import table as tables
 from scorekeeper.web.present import digital_entries

@@ -14,10 +14,11 @@ from flask.testing import FlaskClient
 from PIL import Image
 
 from scorekeeper.game.contracts import all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.models import Evening
 from scorekeeper.render import WIDTH, Marks, SlatePicture, picture_height
-from scorekeeper.scoring import HandEntry, Payout, Result, Slate
+from scorekeeper.scoring import Payout, Result, Slate
 from scorekeeper.services import circles, evenings
 from scorekeeper.web.images import slate_picture
 from scorekeeper.web.labels import row_label

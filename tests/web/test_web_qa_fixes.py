@@ -22,9 +22,9 @@ from web_helpers import (
 )
 
 from scorekeeper.game.contracts import Kind, all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.i18n import local_date, local_datetime
-from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.scoring.slate import Slate
 from scorekeeper.web.labels import SHY, hyphenate
 from scorekeeper.web.present import build_slate_view

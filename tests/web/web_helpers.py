@@ -16,8 +16,8 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from scorekeeper.game.contracts import all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
-from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.scoring.slate import Slate
 
 NAMES = {
