@@ -10,8 +10,9 @@ declarer has a partner, a solo declarer is alone against two or three.
 
 from __future__ import annotations
 
-from scorekeeper.engine.tables import SUIT_MASK
+from scorekeeper.engine.bitmasks import SUIT_MASK
 from scorekeeper.game.contracts import Contract, Kind, Mode
+from scorekeeper.game.hand_entry import TOTAL_POINTS
 
 # Trump suit, by rank 6 7 8 9 T J Q K A.
 _TRUMP_W = (3.0, 3.0, 3.0, 15.0, 6.0, 24.0, 5.0, 5.0, 10.0)
@@ -122,8 +123,9 @@ def contract_points(contract: Contract, hand: int, shape: str = "teams") -> floa
     k = contract.kind
     obe = obenabe_points(hand, shape)
     une = undenufe_points(hand, shape)
-    if k is Kind.SUIT:
-        return trump_points(hand, int(contract.suit), shape)  # type: ignore[arg-type]
+    suit = contract.suit
+    if k is Kind.SUIT and suit is not None:
+        return trump_points(hand, int(suit), shape)
     if k is Kind.OBENABE:
         return obe
     if k is Kind.UNDENUFE:
@@ -135,8 +137,8 @@ def contract_points(contract: Contract, hand: int, shape: str = "teams") -> floa
         first = obe if contract.start is Mode.OBENABE else une
         # the first trick's mode values every card: a small edge for starting strong
         return _mix([(n_obe, obe), (n_tricks - n_obe, une)]) + 0.05 * (first - (obe + une) / 2)
-    if k is Kind.TUO:
-        return _mix([(1, trump_points(hand, int(contract.suit), shape)), (1, une), (1, obe)])  # type: ignore[arg-type]
+    if k is Kind.TUO and suit is not None:
+        return _mix([(1, trump_points(hand, int(suit), shape)), (1, une), (1, obe)])
     if k is Kind.KOMISCH:
         best_trump = max(trump_points(hand, s, shape) for s in range(4))
         return _mix([(1, best_trump), (1, obe), (1, une)])
@@ -144,9 +146,9 @@ def contract_points(contract: Contract, hand: int, shape: str = "teams") -> floa
         return _tutti_points(hand, shape)
     if k is Kind.ZWUESCHEDUERE:
         return _zwue_points(hand, shape)
-    if k is Kind.MISERE:
-        inner = Contract(contract.misere_as, start=contract.start)  # type: ignore[arg-type]
-        return 157.0 - contract_points(inner, hand, shape)
+    if contract.misere_as is not None:
+        inner = Contract(contract.misere_as, start=contract.start)
+        return TOTAL_POINTS - contract_points(inner, hand, shape)
     raise AssertionError(k)
 
 

@@ -17,7 +17,7 @@ import math
 import random
 from collections.abc import Callable
 
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.contracts import Kind
 from scorekeeper.game.rulesets import RuleSet
 

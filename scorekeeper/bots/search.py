@@ -18,7 +18,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from scorekeeper.engine.tables import mode_id
+from scorekeeper.engine.bitmasks import mode_id
 from scorekeeper.engine.view import SeatView
 from scorekeeper.game.rulesets import RuleSet
 
@@ -135,7 +135,6 @@ def policy_card(k: Knowledge, view: SeatView, legal: list[int]) -> int:
         k.unknown | k.hand,
         k.teams,
         k.points,
-        k.tricks_left == 1,
         k.misere,
         k.teams[k.declarer],
     )

@@ -40,9 +40,9 @@ from .actions import (
     komisch_action,
     parse_action,
 )
-from .bidding import HandSetup
 from .deal import deal_hands, seeded_deck, shuffle_deck
 from .errors import IllegalAction, IllegalCard
+from .hand_setup import HandSetup
 from .phase import TERMINAL, Phase
 from .result import HandResult
 from .state import HandState, TrickRecord

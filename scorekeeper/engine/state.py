@@ -21,6 +21,7 @@ from typing import Any
 from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
 from scorekeeper.game.errors import N_
+from scorekeeper.game.hand_entry import MATCH_BONUS
 from scorekeeper.game.turns import Turn
 
 from .actions import (
@@ -33,13 +34,7 @@ from .actions import (
     decode_announce,
     komisch_block,
 )
-from .bidding import HandSetup
-from .deal import RandomSource, deal_hands, shuffle_deck, validate_deck
-from .errors import IllegalAction
-from .phase import TERMINAL, Phase
-from .result import HandResult
-from .rules import explain_illegal
-from .tables import (
+from .bitmasks import (
     BIT,
     CARD,
     LAST_TRICK_BONUS,
@@ -56,19 +51,28 @@ from .tables import (
     trick_mode,
     valuation_id,
 )
+from .deal import RandomSource, deal_hands, shuffle_deck, validate_deck
+from .errors import IllegalAction
+from .hand_setup import HandSetup
+from .phase import TERMINAL, Phase
+from .result import HandResult
+from .rules import explain_illegal
 from .view import SeatView, build_view
 
 
 @dataclass(frozen=True, slots=True)
 class TrickRecord:
+    """A completed trick. ``leader`` and ``winner`` are seats (as in ``rules.trick_winner``)."""
+
     index: int  # 0-based
-    leader: int
+    leader: int  # the seat that led
     cards: tuple[Card, ...]  # in playing order, the leader's first
-    winner: int
+    winner: int  # the seat that took the trick
     points: int  # card points, the last trick's +5 included
     mode: TrickMode
 
     def seat_of(self, i: int, n_players: int) -> int:
+        """The seat that played ``cards[i]``."""
         return (self.leader + i) % n_players
 
 
@@ -269,9 +273,10 @@ class HandState:
             self.phase = Phase.KOMISCH
             return
         sched = self.contract.schedule(self.n_tricks)
-        assert sched is not None and self.contract.valuation() is not None
+        valuation = self.contract.valuation()
+        assert sched is not None and valuation is not None
         self.modes = [mode_id(tm) for tm in sched]
-        self.points_table = POINTS[valuation_id(self.contract.valuation(), self.ruleset.undenufe_six11)]  # type: ignore[arg-type]
+        self.points_table = POINTS[valuation_id(valuation, self.ruleset.undenufe_six11)]
         self.phase = Phase.PLAYING
 
     def _komisch(self, action: int) -> None:
@@ -375,9 +380,10 @@ class HandState:
         mine = set(self.declaring_seats())
         misere = self.contract is not None and self.contract.is_misere
         if misere:
-            d, o = r.defender_points + (100 if r.countermatch else 0), r.declarer_points
+            d, o = r.defender_points + (MATCH_BONUS if r.countermatch else 0), r.declarer_points
         else:
-            d, o = r.declarer_points + (100 if r.match else 0), r.defender_points + (100 if r.countermatch else 0)
+            d = r.declarer_points + (MATCH_BONUS if r.match else 0)
+            o = r.defender_points + (MATCH_BONUS if r.countermatch else 0)
         return [float(d if s in mine else o) for s in range(self.n_players)]
 
     def observation(self, seat: int) -> SeatView:

@@ -12,9 +12,9 @@ from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, TrickMode
 
 from .actions import format_action
+from .bitmasks import CARD, TRICK_MODES, card_tuple
 from .phase import Phase
 from .result import HandResult
-from .tables import CARD, TRICK_MODES, card_tuple
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import HandState, TrickRecord
@@ -69,9 +69,9 @@ class SeatView(NamedTuple):
             "declarer": self.declarer,
             "row_key": self.row_key,
             "contract": None if self.contract is None else self.contract.code,
-            "komisch_blocks": [_tm(b) for b in self.komisch_blocks],
+            "komisch_blocks": [b.code for b in self.komisch_blocks],
             "trick_no": self.trick_no,
-            "trick_mode": None if self.trick_mode is None else _tm(self.trick_mode),
+            "trick_mode": None if self.trick_mode is None else self.trick_mode.code,
             "leader": self.leader,
             "trick": [c.name for c in self.trick],
             "tricks": [
@@ -84,10 +84,6 @@ class SeatView(NamedTuple):
             "seich_used": sorted(self.seich_used),
             "result": None if self.result is None else self.result.to_dict(),
         }
-
-
-def _tm(tm: TrickMode) -> str:
-    return tm.mode.value if tm.suit is None else f"{tm.mode.value}:{tm.suit.letter}"
 
 
 def build_view(state: HandState, seat: int) -> SeatView:

@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 
 from scorekeeper.engine import PASS, SEICH, SeatView, decode_announce
 from scorekeeper.engine.actions import KOMISCH_OBENABE, KOMISCH_TRUMP, KOMISCH_UNDENUFE
+from scorekeeper.engine.bitmasks import POINTS, STRENGTH, VAL_OBENABE, mode_id, valuation_id
 from scorekeeper.engine.rules import trick_status
-from scorekeeper.engine.tables import POINTS, STRENGTH, mode_id, valuation_id
 from scorekeeper.game.cards import Suit
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
 from scorekeeper.game.rulesets import RuleSet
@@ -142,7 +142,7 @@ def _points_table(view: SeatView) -> tuple[int, ...]:
     elif view.komisch_blocks:
         first = view.komisch_blocks[0]
     if first is None:
-        return POINTS[4]
+        return POINTS[VAL_OBENABE]
     return POINTS[valuation_id(first)]
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scorekeeper.bots.knowledge import Knowledge, infer_voids
 from scorekeeper.bots.sampler import match_cards, sample_hands
 from scorekeeper.engine import HandSetup, HandState, announce_action
-from scorekeeper.engine.tables import FULL, SUIT_MASK, card_ints
+from scorekeeper.engine.bitmasks import FULL, SUIT_MASK, card_ints
 from scorekeeper.game.cards import Card, Suit, parse_cards
 from scorekeeper.game.cards import mask_of as mask
 from scorekeeper.game.contracts import OBENABE, Contract, suit_contract

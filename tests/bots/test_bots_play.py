@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.bots import LEVELS, choose_action
-from scorekeeper.bots.bidding import announcements, decide, estimate_by_playouts
+from scorekeeper.bots.contract_choice import announcements, decide, estimate_by_playouts
 from scorekeeper.bots.search import STATS, clamp_budget, search_card
 from scorekeeper.engine import PASS, HandSetup, HandState, SeatView, announce_action, build_view
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.contracts import Contract
 from scorekeeper.game.rulesets import RuleSet, default_ruleset
 from scorekeeper.game.turns import turn_to_choose

@@ -17,7 +17,7 @@ from scorekeeper.engine import (
     deal_hands,
     seeded_deck,
 )
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.cards import Card, Suit, parse_cards
 from scorekeeper.game.contracts import OBENABE, Contract, Kind, Mode, suit_contract
 from scorekeeper.game.rulesets import default_ruleset

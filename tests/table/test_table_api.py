@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.api.components import SCHEMAS
 from scorekeeper.api.schema import validate
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.cards import Card
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.services import table as tables

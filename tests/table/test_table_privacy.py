@@ -18,7 +18,7 @@ import pytest
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.services import table as tables
 

@@ -175,8 +175,8 @@ def estimate_by_playouts(
         hands = [0] * n
         hands[seat] = hand
         for i, s in enumerate(others):
-            for c in unseen[i * per : (i + 1) * per]:
-                hands[s] |= 1 << c
+            for card in unseen[i * per : (i + 1) * per]:
+                hands[s] |= 1 << card
         for c in contracts:
             modes = _modes(c, first, nt, rng)
             pts, won = policy_playout(
