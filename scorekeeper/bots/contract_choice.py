@@ -96,8 +96,8 @@ def decide(view: SeatView, ruleset: RuleSet, estimates: Mapping[Contract, float]
     """The bidding action given an estimate of the card points of every contract."""
     side = ruleset.side_of(view.seat)
     options = announcements(view, ruleset)
-    if not options:  # cannot happen to a seat that speaks (its side has open rows); stay legal
-        return view.legal_actions[0]
+    if not options:  # a seat that speaks has open rows, and every row some contract
+        raise ValueError("no contract to announce for this seat")
     n_open = len(view.open_rows[side])
     best_action = options[0][0]
     best_u = -math.inf

@@ -95,19 +95,19 @@ def undenufe_points(hand: int, shape: str = "teams") -> float:
     return _topdown_points(hand, (0, 1, 2, 3, 4, 5, 6, 7, 8), shape)
 
 
-def _zwue_points(hand: int, shape: str) -> float:
+# Zwüschedüre: the ten, then nine and jack; Tutti: jack and nine (trump in the led suit), ace.
+# (rank, weight) per card held, and a weight per card of a suit beyond three.
+_ZWUE_W = ((4, 12.0), (3, 4.0), (5, 4.0)), 1.5
+_TUTTI_W = ((5, 12.0), (3, 8.0), (8, 5.0)), 2.0
+
+
+def _suit_by_suit(hand: int, weights: tuple[tuple[tuple[int, float], ...], float], shape: str) -> float:
+    """The no-trump estimate of a hand whose every suit counts on its own (Zwüschedüre, Tutti)."""
+    cards, long = weights
     v = 0.0
     for s in range(4):
         rs = _ranks(hand, s)
-        v += 12.0 * (4 in rs) + 4.0 * (3 in rs) + 4.0 * (5 in rs) + 1.5 * max(0, len(rs) - 3)
-    return _scale(v, _NOTRUMP_FIT, shape)
-
-
-def _tutti_points(hand: int, shape: str) -> float:
-    v = 0.0
-    for s in range(4):
-        rs = _ranks(hand, s)
-        v += 12.0 * (5 in rs) + 8.0 * (3 in rs) + 5.0 * (8 in rs) + 2.0 * max(0, len(rs) - 3)
+        v += sum(w for r, w in cards if r in rs) + long * max(0, len(rs) - 3)
     return _scale(v, _NOTRUMP_FIT, shape)
 
 
@@ -143,9 +143,9 @@ def contract_points(contract: Contract, hand: int, shape: str = "teams") -> floa
         best_trump = max(trump_points(hand, s, shape) for s in range(4))
         return _mix([(1, best_trump), (1, obe), (1, une)])
     if k is Kind.TUTTI:
-        return _tutti_points(hand, shape)
+        return _suit_by_suit(hand, _TUTTI_W, shape)
     if k is Kind.ZWUESCHEDUERE:
-        return _zwue_points(hand, shape)
+        return _suit_by_suit(hand, _ZWUE_W, shape)
     if contract.misere_as is not None:
         inner = Contract(contract.misere_as, start=contract.start)
         return TOTAL_POINTS - contract_points(inner, hand, shape)

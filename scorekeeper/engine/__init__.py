@@ -1,14 +1,18 @@
 """PURE: see DESIGN.md. No Flask, SQLAlchemy or WTForms imports.
 
 The card engine: deal, choosing the contract, legal cards, tricks, results,
-per-seat views, and a bitmask fast path for bots.
+per-seat views, and a bitmask fast path for bots and benchmarks.
 
 Modules: ``state`` (``HandState``, the OpenSpiel-shaped hand), ``view``
 (``build_view``/``SeatView``: the only thing a front end or bot sees),
-``bidding`` (``HandSetup``: dealer, open rows, Seich used), ``actions`` (action
-ids and their notation), ``tables`` (bitmask tables, ``legal_mask``), ``rules``
-(why a card is illegal; trick helpers), ``fast`` (``playout``), ``deal``,
-``result`` (``HandResult.to_entry()``), ``notation`` (transcripts).
+``hand_setup`` (``HandSetup``: dealer, open rows, Seich used, who may announce
+what), ``actions`` (action ids and their notation), ``bitmasks`` (card masks,
+trick-mode and valuation ids, the lookups, ``legal_mask``), ``rules`` (why a
+card is illegal; a trick given by its cards), ``fast`` (``Playout``: a hand
+played to its end by a ``choose(seat, legal)`` player, ``Uniform`` the random
+one), ``deal``, ``result`` (``HandResult.to_entry()``, the game vocabulary's
+``HandEntry``), ``notation`` (transcripts). The engine never imports
+``scoring``: play and slate meet only in the services.
 
 Decisions where RULES.md is silent:
 - One announce action carries the row and every choice of the contract

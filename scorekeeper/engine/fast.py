@@ -146,7 +146,8 @@ class Playout:
                     tp += points[c]
                 seat = (leader + len(tk) - 1) % n
                 rest = n - len(tk)
-            else:
+            else:  # the lead: picked and played as the follows below are; kept apart so that
+                # the follows' loop knows the trick's lookups without a test per card
                 seat = leader
                 h = hands[seat]
                 if rnd is not None:

@@ -4,6 +4,7 @@ consistent sampling of the unseen cards."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from bots_helpers import SOAK, any_ruleset, contracts_for, deck_for, new_state
@@ -145,6 +146,13 @@ def test_own_hand_and_played_cards_are_never_unknown(contract: Contract) -> None
     k = knowledge(s, 1)
     assert k.unknown & k.hand == 0
     assert k.unknown >> int(s.tricks[0].cards[0]) & 1 == 0 if s.tricks else k.unknown >> s.history[-1] & 1 == 0
+
+
+def test_knowledge_that_admits_no_deal_is_an_error_not_a_guess() -> None:
+    k = knowledge(rigged({}, OBENABE, ""), 0)
+    nowhere = replace(k, allowed=tuple(k.hand if seat == k.seat else 0 for seat in range(k.n)))
+    with pytest.raises(ValueError):
+        sample_hands(nowhere, random.Random(0))
 
 
 def check_deal(k: Knowledge, hands: list[int]) -> None:
