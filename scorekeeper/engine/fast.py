@@ -54,6 +54,8 @@ Choose = Callable[[int, int], int]
 """A player on the fast path: ``choose(seat, legal mask) -> card`` (one of ``legal``)."""
 
 _C0, _C1, _C2, _C3 = CARDS9
+# _FOLLOWERS[n_players][leader]: the seats that follow the leader in a trick, in order.
+_FOLLOWERS = {n: tuple(tuple((leader + i) % n for i in range(1, n)) for leader in range(n)) for n in (3, 4)}
 
 
 @final
@@ -127,6 +129,7 @@ class Playout:
         points = self.points
         leader = self.leader
         n = len(hands)
+        followers = _FOLLOWERS[n]
         pts = [0] * n
         winners: list[int] = []
         c0, c1, c2, c3 = _C0, _C1, _C2, _C3
@@ -144,8 +147,7 @@ class Playout:
                 tp = 0
                 for c in tk:
                     tp += points[c]
-                seat = (leader + len(tk) - 1) % n
-                rest = n - len(tk)
+                seats = followers[leader][len(tk) - 1 :]
             else:  # the lead: picked and played as the follows below are; kept apart so that
                 # the follows' loop knows the trick's lookups without a test per card
                 seat = leader
@@ -163,13 +165,10 @@ class Playout:
                 win = seat
                 under = UNDER[k][c]
                 tp = points[c]
-                rest = n - 1
+                seats = followers[seat]
             follow, puur, trump_in, non_trump = LEGAL_PARAMS[k]
             under_of = UNDER[k]
-            for _ in range(rest):
-                seat += 1
-                if seat == n:
-                    seat = 0
+            for seat in seats:
                 h = hands[seat]
                 # bitmasks.legal_mask, inlined: the call would cost about a sixth of a
                 # random playout (bench/engine.py); tests/engine prove the two agree.
