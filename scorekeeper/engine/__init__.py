@@ -3,8 +3,9 @@
 The card engine: deal, choosing the contract, legal cards, tricks, results,
 per-seat views, and a bitmask fast path for bots and benchmarks.
 
-Modules: ``state`` (``HandState``, the OpenSpiel-shaped hand), ``view``
-(``build_view``/``SeatView``: the only thing a front end or bot sees),
+Modules: ``state`` (``HandState``, the OpenSpiel-shaped hand, and
+``build_view``, the one function that fills a seat's view), ``view``
+(``SeatView``, the only thing a front end or bot sees, and ``TrickRecord``),
 ``hand_setup`` (``HandSetup``: dealer, open rows, Seich used, who may announce
 what), ``actions`` (action ids and their notation), ``bitmasks`` (card masks,
 trick-mode and valuation ids, the lookups, ``legal_mask``), ``rules`` (why a
@@ -49,8 +50,8 @@ from .errors import IllegalAction, IllegalCard
 from .hand_setup import HandSetup
 from .phase import TERMINAL, Phase
 from .result import HandResult
-from .state import HandState, TrickRecord
-from .view import SeatView, build_view
+from .state import HandState, build_view
+from .view import SeatView, TrickRecord
 
 __all__ = [
     "ANNOUNCE",

@@ -9,13 +9,13 @@
 
 A hand replays exactly from ``(setup, state.deck, state.history)``. Any refused
 action raises an ``IllegalAction`` (``IllegalCard`` for cards) and changes nothing.
+``build_view`` (below) is the one function that builds what a seat may see.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.game.cards import Card
@@ -46,6 +46,7 @@ from .bitmasks import (
     UNDENUFE_ID,
     UNDER,
     card_ints,
+    card_tuple,
     legal_mask,
     mode_id,
     trick_mode,
@@ -57,23 +58,7 @@ from .hand_setup import HandSetup
 from .phase import TERMINAL, Phase
 from .result import HandResult
 from .rules import explain_illegal
-from .view import SeatView, build_view
-
-
-@dataclass(frozen=True, slots=True)
-class TrickRecord:
-    """A completed trick. ``leader`` and ``winner`` are seats (as in ``rules.trick_winner``)."""
-
-    index: int  # 0-based
-    leader: int  # the seat that led
-    cards: tuple[Card, ...]  # in playing order, the leader's first
-    winner: int  # the seat that took the trick
-    points: int  # card points, the last trick's +5 included
-    mode: TrickMode
-
-    def seat_of(self, i: int, n_players: int) -> int:
-        """The seat that played ``cards[i]``."""
-        return (self.leader + i) % n_players
+from .view import SeatView, TrickRecord
 
 
 class HandState:
@@ -387,5 +372,49 @@ class HandState:
         return [float(d if s in mine else o) for s in range(self.n_players)]
 
     def observation(self, seat: int) -> SeatView:
-        """What ``seat`` may know now (``view.build_view``)."""
+        """What ``seat`` may know now (``build_view``)."""
         return build_view(self, seat)
+
+
+def build_view(state: HandState, seat: int) -> SeatView:
+    """What ``seat`` may know now: the ONLY way front ends and bots see a hand (the
+    public part of the state and that seat's own cards, never anyone else's)."""
+    n = state.n_players
+    if not 0 <= seat < n:
+        raise ValueError("no such seat")
+    phase = state.phase
+    done = phase is Phase.DONE
+    mover = None if done else state.current_player()
+    hands = state.hands
+    setup = state.setup
+    trick_no = state.trick_no
+    modes = state.modes
+    return SeatView(
+        seat,
+        n,
+        setup.dealer,
+        phase.value,
+        mover,
+        card_tuple(hands[seat]),
+        tuple(map(_bit_count, hands)),
+        tuple(state.legal_actions()) if mover == seat else (),
+        phase is Phase.BIDDING and state.may_pass,
+        tuple(state.bids),
+        state.declarer,
+        state.row_key,
+        state.contract,
+        tuple(state.komisch_blocks),
+        trick_no,
+        TRICK_MODES[modes[trick_no]] if trick_no < len(modes) else None,
+        state.leader,
+        tuple(map(CARD.__getitem__, state.trick)),
+        tuple(state.tricks),
+        tuple(state.points),
+        tuple(state.won),
+        setup.open_rows,
+        setup.seich_used,
+        state.result() if done else None,
+    )
+
+
+_bit_count = int.bit_count
