@@ -5,10 +5,10 @@ sticks and potatoes, and the money at the end. The recorded hand itself
 (``HandEntry``) is game vocabulary: ``scorekeeper.game.hand_entry``.
 """
 
-from .entries import ERROR_CODES, cell_value, verify_entry
+from .entries import ERROR_CODES, cell_value
 from .final import Cut, Result, RowResult, Tie, draw_cut, final_result, ties
 from .payouts import Payout, Transfer, payout, settle
-from .slate import Cell, Slate
+from .slate import Cell, Slate, verify_entry
 
 __all__ = [
     "ERROR_CODES",

@@ -21,10 +21,9 @@ from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..models import REQUEST_ID_LEN, AppliedRequest, Circle, CutRow, EntryRow, Evening, Seat, utcnow
-from ..scoring.entries import verify_entry
 from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
 from ..scoring.payouts import Payout, payout
-from ..scoring.slate import Slate
+from ..scoring.slate import Slate, verify_entry
 from . import tx
 from .circles import PLAYER_NAME_MAX, clean_name, get_or_create_player
 from .entries import LogItem, audit_trail, build_slate, effective_cuts, hand_fields, ranking_text, replay
