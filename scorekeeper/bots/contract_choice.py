@@ -167,7 +167,7 @@ def estimate_by_playouts(
     per = nt
     totals = dict.fromkeys(contracts, 0.0)
     first = best_block(hand, (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE), shape_of(n, ruleset.teams))
-    tables = {c: points_table(c, ruleset.undenufe_six11, (first,)) for c in contracts}
+    card_points = {c: points_table(c, ruleset.undenufe_six11, (first,)) for c in contracts}
     samples = 0
     last = t0
     while samples < max_samples:
@@ -180,7 +180,7 @@ def estimate_by_playouts(
         for c in contracts:
             modes = _modes(c, first, nt, rng)
             pts, won = policy_playout(
-                hands, seat, modes, tables[c], (), teams, rng.random, EPSILON, c.is_misere, teams[seat]
+                hands, seat, modes, card_points[c], (), teams, rng.random, EPSILON, c.is_misere, teams[seat]
             )
             totals[c] += hand_value(teams, seat, seat, c.is_misere, nt, pts, won)
         samples += 1

@@ -42,9 +42,11 @@ from .bitmasks import (
     STRENGTH,
     SUIT_OF,
     UNDER,
+    card_ints,
     mode_id,
     valuation_id,
 )
+from .phase import Phase
 from .rules import trick_status
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -70,7 +72,7 @@ class Uniform:
         self.rnd = rnd
 
     def __call__(self, seat: int, legal: int) -> int:
-        cs = _C0[legal & 511] + _C1[legal >> 9 & 511] + _C2[legal >> 18 & 511] + _C3[legal >> 27]
+        cs = card_ints(legal)
         return cs[int(self.rnd() * len(cs))]
 
 
@@ -106,7 +108,7 @@ class Playout:
     def of(cls, state: HandState) -> Playout:
         """The fast path's view of a hand in play (a bot passes a state whose hidden
         hands it has sampled). Komisch blocks not yet chosen cannot be known: ValueError."""
-        if state.phase.value != "playing":
+        if state.phase is not Phase.PLAYING:
             raise ValueError("the hand is not in play")
         if len(state.modes) != state.n_tricks:
             raise ValueError("Komisch: later blocks are not chosen yet")
@@ -121,8 +123,8 @@ class Playout:
         if self.played:
             raise ValueError("a playout runs once")
         self.played = True
-        # Uniform is inlined (a call per card is the larger part of a random playout);
-        # it reads nothing live, so the trick and the mode are kept up only for others.
+        # Uniform is inlined: a call per card would cost a random playout some 15%
+        # (bench/engine.py). It reads nothing live, so trick and mode are kept up for others.
         rnd = choose.rnd if isinstance(choose, Uniform) else None
         hands = self.hands
         tk = self.trick
@@ -170,8 +172,8 @@ class Playout:
             under_of = UNDER[k]
             for seat in seats:
                 h = hands[seat]
-                # bitmasks.legal_mask, inlined: the call would cost about a sixth of a
-                # random playout (bench/engine.py); tests/engine prove the two agree.
+                # bitmasks.legal_mask, inlined: a call per card would cost a random playout
+                # some 15% (bench/engine.py); tests/engine prove the two agree.
                 f = h & follow
                 legal = f | (h & trump_in) if f and f != puur else h
                 if under and h & non_trump:
