@@ -7,7 +7,7 @@ HOST ?= 0.0.0.0
 WORKERS ?= 2
 export FLASK_APP := scorekeeper.app
 
-.PHONY: run test check typecheck format install install-test translations translations-update db-upgrade bench clean
+.PHONY: run test check typecheck format install install-test translations translations-update db-upgrade bench assets clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -63,6 +63,11 @@ test: install-test check
 
 bench: install-test
 	$(BIN)/python bench/engine.py
+
+# The card sprites (static/cards/) and the app icons (static/icons/) are drawn by code and
+# committed; after changing the drawing, regenerate them (tests/render fails until then).
+assets: install
+	$(BIN)/python -m scorekeeper.render.assets
 
 clean:
 	rm -rf $(VENV) instance .hypothesis

@@ -4,7 +4,8 @@ as in test_purity, never runs), and every ``import_module("...")`` of a constant
 
 - game is the vocabulary: it imports no other part of scorekeeper;
 - scoring and engine stand on game only (play and slate meet in the services);
-- bots stand on engine and game; render on game at most;
+- bots stand on engine and game; history on scoring and game; render on game and
+  history (the data it draws);
 - none of them imports a framework (Flask, SQLAlchemy, WTForms, Babel, ...).
 """
 
@@ -24,7 +25,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "scoring": frozenset({"game"}),
     "engine": frozenset({"game"}),
     "bots": frozenset({"engine", "game"}),
-    "render": frozenset({"game"}),
+    "history": frozenset({"game", "scoring"}),
+    "render": frozenset({"game", "history"}),
 }
 FRAMEWORKS = frozenset(
     {
@@ -118,6 +120,9 @@ def test_a_pure_layer_imports_only_what_stands_below_it(layer: str) -> None:
         ("scorekeeper.game.rulesets", "from ..engine.bitmasks import POINTS\n"),
         ("scorekeeper.scoring.slate", "from scorekeeper.models import Evening\n"),
         ("scorekeeper.render.chalk", "from ..web.labels import row_label\n"),
+        ("scorekeeper.render.charts", "from ..scoring.slate import Slate\n"),
+        ("scorekeeper.history.stats", "from ..engine import HandState\n"),
+        ("scorekeeper.history.stats", "from ..services.evenings import load_slate\n"),
         ("scorekeeper.game.cards", "from flask_babel import gettext\n"),
         ("scorekeeper.bots.search", "import sqlalchemy.orm\n"),
         ("scorekeeper.engine.view", "from PIL import Image\n"),

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 FORBIDDEN = ("flask", "sqlalchemy", "wtforms", "werkzeug", "flask_babel", "flask_wtf", "flask_sqlalchemy")
-PURE = ["scorekeeper.game", "scorekeeper.scoring", "scorekeeper.engine", "scorekeeper.bots"]
+PURE = ["scorekeeper.game", "scorekeeper.scoring", "scorekeeper.engine", "scorekeeper.bots", "scorekeeper.history"]
 
 
 @pytest.mark.parametrize("package", PURE)

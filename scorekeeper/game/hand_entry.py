@@ -30,8 +30,32 @@ class HandEntry:
     match: bool = False  # declaring side took every trick (needs 157/0)
     countermatch: bool = False  # declaring side took no trick (needs 0/157)
     seich: bool = False  # club variant: thrown in, no row, no points
+    cell: int | None = None  # imported from a paper slate: the value written; no card points known
 
     @classmethod
     def seich_hand(cls, declarer_seat: int) -> HandEntry:
         """A thrown-in hand called by ``declarer_seat`` from the barrel."""
         return cls(None, declarer_seat, None, 0, 0, seich=True)
+
+    @classmethod
+    def paper(
+        cls,
+        row_key: str,
+        declarer_seat: int,
+        value: int,
+        *,
+        contract: Contract | None = None,
+        match: bool = False,
+        countermatch: bool = False,
+    ) -> HandEntry:
+        """A cell typed from a paper slate: ``value`` as written, no card points (both piles 0).
+
+        ``declarer_seat``: any seat of the side that wrote it (the team game's paper slate
+        does not say which partner declared). ``match``/``countermatch``: as for a hand.
+        """
+        return cls(row_key, declarer_seat, contract, 0, 0, match=match, countermatch=countermatch, cell=value)
+
+    @property
+    def imported(self) -> bool:
+        """True for a cell typed from a paper slate (no card points, not played here)."""
+        return self.cell is not None

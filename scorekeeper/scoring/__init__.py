@@ -5,8 +5,8 @@ sticks and potatoes, and the money at the end. The recorded hand itself
 (``HandEntry``) is game vocabulary: ``scorekeeper.game.hand_entry``.
 """
 
-from .entries import ERROR_CODES, cell_value
-from .final import Cut, Result, RowResult, Tie, draw_cut, final_result, ties
+from .entries import ERROR_CODES, cell_value, possible_cells
+from .final import Cut, Result, RowResult, Tie, draw_cut, effective_cuts, final_result, ties
 from .payouts import Payout, Transfer, payout, settle
 from .slate import Cell, Slate, verify_entry
 
@@ -22,8 +22,10 @@ __all__ = [
     "Transfer",
     "cell_value",
     "draw_cut",
+    "effective_cuts",
     "final_result",
     "payout",
+    "possible_cells",
     "settle",
     "ties",
     "verify_entry",

@@ -1,6 +1,7 @@
 """What a recorded hand writes in its cell, the checks of RULES.md section 7 that need
-no slate (``check_points``), and every error code of the checks (``ERROR_CODES``;
-the checks against the slate are ``slate.check_entry`` and ``slate.verify_entry``).
+no slate (``check_points``, ``check_cell``), and every error code of the checks
+(``ERROR_CODES``; the checks against the slate are ``slate.check_entry`` and
+``slate.verify_entry``).
 
 Every failure is a ``RuleError`` with an English template marked by ``N_()``, a
 stable ``code`` and its params (see ``ERROR_CODES``). Nothing is written on failure.
@@ -15,13 +16,24 @@ Cell values (``cell_value``), by the rule set's scoring mode:
 Misère (any mode): the declaring side writes the OPPONENTS' pile, as if the roles
 were swapped: the opponents' points, and "match" when the declaring side took no
 trick (countermatch). A Misère in which the declaring side took every trick writes 0.
+
+Imported cells (a past evening typed from a paper slate, ``HandEntry.paper``): the
+entry carries the value written in the cell (``cell``) instead of card points, which
+are unknown (both piles are 0). It passes the same row checks as a hand (the row
+exists, is open for that side, a given contract fits it; what a choice row was
+played as may be unknown), and its value must be one that a hand in that row could
+write: ``cell_value`` of some hand with the same match/countermatch marks
+(``possible_cells``). ``cell_value`` returns it as it is, so the slate, the result and
+the money are computed by the same code as for played hands.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import lru_cache
 from typing import Final
 
-from ..game.contracts import Kind
+from ..game.contracts import Contract, Kind
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import MATCH_BONUS, MATCH_POINTS, TOTAL_POINTS, HandEntry
 from ..game.rulesets import RuleSet, Scoring
@@ -48,6 +60,12 @@ ERROR_CODES: Final[dict[str, str]] = {
     "not_in_barrel": N_("Only %(seat)s, who is in the barrel, may call Seich."),
     "entry_unknown": N_("There is no hand %(hand)s to correct."),
     "correction_conflict": N_("This correction would make hand %(hand)s invalid (%(reason)s)."),
+    "cell_not_whole": N_("A cell holds a whole number."),
+    "cell_with_points": N_("An imported cell carries its value only, no card points."),
+    "cell_impossible": N_("The row “%(row)s” cannot hold %(value)s."),
+    "cell_needs_match": N_("%(value)s in the row “%(row)s” is a match: mark it as one."),
+    "cell_match_value": N_("A match in the row “%(row)s” writes %(expected)s."),
+    "cell_countermatch_value": N_("A countermatch in the row “%(row)s” writes %(expected)s."),
 }
 
 
@@ -69,6 +87,8 @@ def cell_value(ruleset: RuleSet, entry: HandEntry) -> int:
     """What is written in the cell for a (verified) hand entry."""
     if entry.seich or entry.row_key is None:
         raise ValueError("a Seich hand writes no cell")
+    if entry.cell is not None:
+        return entry.cell
     factor = ruleset.row(entry.row_key).factor
     points, match, countermatch = entry.declarer_points, entry.match, entry.countermatch
     if is_misere(ruleset, entry):
@@ -100,3 +120,41 @@ def check_points(entry: HandEntry) -> None:
         raise rule_error("match_needs_all")
     if entry.countermatch and (d, o) != (0, TOTAL_POINTS):
         raise rule_error("countermatch_needs_none")
+
+
+@lru_cache(maxsize=1024)
+def possible_cells(
+    ruleset: RuleSet, row_key: str, contract: Contract | None
+) -> Mapping[tuple[bool, bool], frozenset[int]]:
+    """Every value a hand in that row (played as ``contract``) can write, by its
+    (match, countermatch) marks: ``cell_value`` of every valid pile, so the rules stay
+    in one place."""
+    seat = 0
+    out: dict[tuple[bool, bool], frozenset[int]] = {}
+    plain = [HandEntry(row_key, seat, contract, d, TOTAL_POINTS - d) for d in range(TOTAL_POINTS + 1)]
+    out[(False, False)] = frozenset(cell_value(ruleset, e) for e in plain)
+    out[(True, False)] = frozenset({cell_value(ruleset, HandEntry(row_key, seat, contract, TOTAL_POINTS, 0, True))})
+    counter = HandEntry(row_key, seat, contract, 0, TOTAL_POINTS, countermatch=True)
+    out[(False, True)] = frozenset({cell_value(ruleset, counter)})
+    return out
+
+
+def check_cell(ruleset: RuleSet, entry: HandEntry) -> None:
+    """The checks of an imported cell's value (the row checks are ``slate.check_entry``'s)."""
+    value = entry.cell
+    if type(value) is not int:
+        raise rule_error("cell_not_whole")
+    if entry.declarer_points != 0 or entry.defender_points != 0:
+        raise rule_error("cell_with_points")
+    if entry.match and entry.countermatch:
+        raise rule_error("match_and_countermatch")
+    assert entry.row_key is not None
+    cells = possible_cells(ruleset, entry.row_key, entry.contract)
+    if entry.match and value not in cells[(True, False)]:
+        raise rule_error("cell_match_value", row=entry.row_key, expected=min(cells[(True, False)]))
+    if entry.countermatch and value not in cells[(False, True)]:
+        raise rule_error("cell_countermatch_value", row=entry.row_key, expected=min(cells[(False, True)]))
+    if not entry.match and not entry.countermatch and value not in cells[(False, False)]:
+        if value in cells[(True, False)]:
+            raise rule_error("cell_needs_match", row=entry.row_key, value=value)
+        raise rule_error("cell_impossible", row=entry.row_key, value=value)

@@ -176,6 +176,28 @@ def ties(slate: Slate) -> list[Tie]:
     return out
 
 
+def effective_cuts(slate: Slate, cuts: Sequence[Cut]) -> tuple[list[Cut], list[Tie]]:
+    """(the recorded cuts that decide a current tie, in tie order; ties still without a cut).
+
+    ``cuts`` in the order they were recorded: a cut counts only while the slate still
+    shows exactly its tie (same row, end and sides: ``Cut.ranking`` accepts it); the
+    latest cut of a tie wins.
+    """
+    current = ties(slate)
+    by_key = {(t.row_key, t.end): t for t in current}
+    chosen: dict[tuple[str, str], Cut] = {}
+    for cut in cuts:
+        tie = by_key.get((cut.row_key, cut.end))
+        if tie is None:
+            continue
+        try:
+            cut.ranking(tie)
+        except RuleError:
+            continue  # a cut of an earlier tie (a correction changed the cells)
+        chosen[(cut.row_key, cut.end)] = cut
+    return [chosen[k] for k in by_key if k in chosen], [t for k, t in by_key.items() if k not in chosen]
+
+
 def draw_cut(tie: Tie, rng: random.Random) -> Cut:
     """Cut the cards for a tie: a uniformly random ranking of the tied sides."""
     order = list(tie.sides)

@@ -27,7 +27,7 @@ from ..game.contracts import Contract
 from ..game.errors import RuleError
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import Row, RuleSet, Variant
-from .entries import cell_value, check_points, rule_error
+from .entries import cell_value, check_cell, check_points, rule_error
 
 MATCH_STICKS = 2  # to the declarer of a match (potatoes for a countermatch)
 MATCH_OPPONENT = 1  # to each opponent
@@ -45,6 +45,11 @@ class Cell:
     def contract(self) -> Contract | None:
         return self.entry.contract
 
+    @property
+    def imported(self) -> bool:
+        """Typed from a paper slate (no card points behind the value)."""
+        return self.entry.imported
+
 
 class Slate:
     """The state of an evening after its effective entries. Treat as read-only."""
@@ -58,6 +63,7 @@ class Slate:
         self.cells: dict[tuple[str, int], Cell] = {}
         self.seich_used: set[int] = set()
         self._marks: list[list[int]] = [[0, 0] for _ in range(ruleset.n_sides)]
+        self._filled: list[int] = [0] * ruleset.n_sides  # cells per side (full_sides without a scan)
 
     @classmethod
     def build(cls, ruleset: RuleSet, first_dealer: int, entries: Sequence[HandEntry]) -> Slate:
@@ -82,6 +88,7 @@ class Slate:
             return
         assert entry.row_key is not None
         self.cells[(entry.row_key, side)] = Cell(entry.row_key, side, cell_value(rs, entry), entry, index)
+        self._filled[side] += 1
         if rs.variant is Variant.THREE and (entry.match or entry.countermatch):
             mine, theirs = (0, 1) if entry.match else (1, 0)  # index into (sticks, potatoes)
             for s in range(rs.n_sides):
@@ -103,7 +110,8 @@ class Slate:
         return [r.key for r in self.ruleset.rows if (r.key, side) not in self.cells]
 
     def full_sides(self) -> set[int]:
-        return {s for s in range(self.ruleset.n_sides) if not self.open_rows(s)}
+        n_rows = len(self.ruleset.rows)
+        return {s for s, filled in enumerate(self._filled) if filled == n_rows}
 
     def row_filled_by_all(self, row_key: str) -> bool:
         return all((row_key, s) in self.cells for s in range(self.ruleset.n_sides))
@@ -174,6 +182,7 @@ def _check_seich(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
         or entry.defender_points != 0
         or entry.match
         or entry.countermatch
+        or entry.cell is not None
     ):
         raise rule_error("seich_with_result")
     if ruleset.side_of(entry.declarer_seat) in slate.seich_used:
@@ -197,7 +206,7 @@ def _check_row(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> Row:
         raise rule_error("row_closed", row=row.key)
     contract = entry.contract
     if contract is None:
-        if row.is_choice:
+        if row.is_choice and entry.cell is None:  # a paper slate may not say what a joker was
             raise rule_error("contract_required", row=row.key)
     elif not isinstance(contract, Contract) or not row.allows(contract):
         raise rule_error("contract_not_allowed", row=row.key, contract=getattr(contract, "code", contract))
@@ -215,7 +224,10 @@ def check_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
         _check_seich(ruleset, slate, entry)
         return
     _check_row(ruleset, slate, entry)
-    check_points(entry)
+    if entry.cell is not None:
+        check_cell(ruleset, entry)
+    else:
+        check_points(entry)
 
 
 def verify_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry, *, replacing: int | None = None) -> None:

@@ -7,12 +7,12 @@ Skipped when /usr/bin/chromium is missing, unless SCOREKEEPER_REQUIRE_BROWSER=1
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import in_thread
 from werkzeug.serving import make_server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -54,15 +54,10 @@ def live_server(db_url: str) -> Iterator[str]:
     app = create_app(
         {"TESTING": True, "SECRET_KEY": "e2e-secret", "SQLALCHEMY_DATABASE_URI": db_url, "WTF_CSRF_ENABLED": True}
     )
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        with in_thread(make_server("127.0.0.1", 0, app, threaded=True)) as url:
+            yield url
     finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        server.server_close()
         with app.app_context():
             db.session.remove()
             db.engine.dispose()

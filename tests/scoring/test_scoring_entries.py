@@ -180,7 +180,9 @@ def test_every_code_is_exercised_in_this_module() -> None:
     import pathlib
 
     text = (
-        pathlib.Path(__file__).read_text() + (pathlib.Path(__file__).parent / "test_scoring_corrections.py").read_text()
+        pathlib.Path(__file__).read_text()
+        + (pathlib.Path(__file__).parent / "test_scoring_corrections.py").read_text()
+        + (pathlib.Path(__file__).parent / "test_scoring_paper.py").read_text()
     )
     missing = [c for c in ERROR_CODES if f'"{c}"' not in text]
     assert missing == []

@@ -10,7 +10,7 @@ from scoring_helpers import row_contracts
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.scoring import Cut, Slate, Tie, draw_cut, final_result, payout, ties
+from scorekeeper.scoring import Cut, Slate, Tie, draw_cut, effective_cuts, final_result, payout, ties
 
 THREE = default_ruleset(Variant.THREE)  # rows: 4 suits x1, obenabe/undenufe/slalom x2, gustav/jokers x3
 TEAMS = default_ruleset(Variant.TEAMS)
@@ -117,6 +117,15 @@ def test_stale_cuts_are_ignored_and_the_last_cut_counts() -> None:
     res = final_result(slate, [stale, Cut("suit_H", "high", ANN, True), Cut("suit_H", "high", BETH, False)])
     assert res.rows[1].marks[BETH] == (1, 0)
     assert res.cuts == (Cut("suit_H", "high", BETH, False),)
+
+
+def test_effective_cuts_keep_the_latest_cut_of_each_current_tie() -> None:
+    slate = _tied_slate((100, 100, 40))
+    stale = Cut("suit_S", "low", BETH, drawn=True)
+    other_tie = Cut("suit_H", "high", ANN, False, order=(ANN, CATH))  # a tie the slate no longer shows
+    first, last = Cut("suit_H", "high", ANN, True, (ANN, BETH)), Cut("suit_H", "high", BETH, False)
+    assert effective_cuts(slate, [stale, first, other_tie, last]) == ([last], [])
+    assert effective_cuts(slate, [stale]) == ([], [Tie("suit_H", "high", (ANN, BETH))])
 
 
 def test_draw_cut_is_a_fair_ranking() -> None:

@@ -1,0 +1,164 @@
+"""Ratings with OpenSkill (Weng-Lin), Plackett-Luce with its default parameters.
+
+A pure function of the records: the ended evenings a ``Filter`` admits are taken in
+order of their end time (then id), every player starts at the model's default (mu 25,
+sigma 25/3), and each evening is one ``rate`` call whose teams are the slate's sides
+(a team of two in the team game, a team of one otherwise) ranked by
+``Result.score`` (net sticks for three players, totals otherwise; equal scores share
+a rank). Nothing is stored: recomputing gives the same numbers.
+
+Three separate ladders (``Ladder``): three players, all against all (solo), and the
+team game (the two team variants together: the same skill of playing with a partner).
+Housekeeping is honoured by the ``CircleView``: a merged player's evenings are the
+kept player's from the start (as if the circle had always known they were one), a
+deleted evening is not rated, and ratings are recomputed from scratch either way.
+Cells typed from a paper slate count (the result is what is rated).
+
+``ordinal`` = mu - 3 sigma, the conservative figure shown first and used for sorting.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+
+from openskill.models import PlackettLuce
+
+from ..game.rulesets import Variant
+from .housekeeping import CircleView
+from .records import EveningId, EveningRecord, PlayerId
+from .stats import ALL, Filter, admitted
+
+
+class Ladder(str, Enum):
+    THREE = "three"
+    SOLO = "solo"
+    TEAM = "team"
+
+
+LADDER_OF = {
+    Variant.THREE: Ladder.THREE,
+    Variant.SOLO4: Ladder.SOLO,
+    Variant.TEAMS: Ladder.TEAM,
+    Variant.CLUB: Ladder.TEAM,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A player's rating after one evening."""
+
+    evening: EveningId
+    ended_at: datetime | None
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    player: PlayerId
+    name: str
+    rating: Rating
+    evenings: int
+    history: tuple[RatingPoint, ...]  # after each rated evening, oldest first
+
+
+@dataclass(frozen=True, slots=True)
+class LadderRatings:
+    ladder: Ladder
+    default: Rating  # where everybody starts
+    players: tuple[PlayerRating, ...]  # best ordinal first (then name)
+
+
+def ranks(score: tuple[int, ...]) -> list[int]:
+    """1 for the best score; equal scores share a rank (1, 1, 3...)."""
+    return [1 + sum(other > mine for other in score) for mine in score]
+
+
+Game = tuple[tuple[tuple[PlayerId, ...], ...], tuple[int, ...]]  # (players per side, ranks)
+Rated = tuple[tuple[PlayerId, float, float], ...]  # (player, mu, sigma) after one game
+
+_RUNS: list[tuple[tuple[Game, ...], tuple[Rated, ...]]] = []  # recent runs, newest last
+_RUNS_KEPT = 8
+_LOCK = threading.Lock()
+
+
+def _rate(games: Sequence[Game], start: Mapping[PlayerId, tuple[float, float]]) -> list[Rated]:
+    model = PlackettLuce()
+    now = dict(start)
+    out: list[Rated] = []
+    for sides, rank in games:
+        teams = [[model.rating(*now.get(p, (model.mu, model.sigma)), name=p) for p in side] for side in sides]
+        rated = model.rate(teams, ranks=list(rank))
+        after = tuple(
+            (p, r.mu, r.sigma) for side, team in zip(sides, rated, strict=True) for p, r in zip(side, team, strict=True)
+        )
+        for p, mu, sigma in after:
+            now[p] = (mu, sigma)
+        out.append(after)
+    return out
+
+
+def run(games: tuple[Game, ...]) -> tuple[Rated, ...]:
+    """Every game rated in order, from the model's defaults: a pure function of ``games``.
+
+    Memoized by prefix: a run that shares its first k games with a recent one starts
+    from there (a new evening at the end costs one ``rate`` call)."""
+    with _LOCK:
+        best: tuple[Rated, ...] = ()
+        for done, results in _RUNS:
+            k = 0
+            limit = min(len(done), len(games))
+            while k < limit and done[k] == games[k]:
+                k += 1
+            if k > len(best):
+                best = results[:k]
+    state: dict[PlayerId, tuple[float, float]] = {}
+    for rated in best:
+        for p, mu, sigma in rated:
+            state[p] = (mu, sigma)
+    results = best + tuple(_rate(games[len(best) :], state))
+    with _LOCK:
+        _RUNS.append((games, results))
+        del _RUNS[:-_RUNS_KEPT]
+    return results
+
+
+def ratings(view: CircleView, flt: Filter = ALL) -> dict[Ladder, LadderRatings]:
+    """The three ladders over the evenings ``flt`` admits (a ladder with no evening is empty)."""
+    model = PlackettLuce()
+    default = Rating(model.mu, model.sigma)
+    games: dict[Ladder, list[Game]] = {ladder: [] for ladder in Ladder}
+    evenings: dict[Ladder, list[EveningRecord]] = {ladder: [] for ladder in Ladder}
+    for ev, out in admitted(view, flt):
+        assert out.result is not None
+        rs = ev.ruleset
+        ladder = LADDER_OF[rs.variant]
+        sides = tuple(tuple(ev.seats[seat] for seat in rs.seats_of(side)) for side in range(rs.n_sides))
+        games[ladder].append((sides, tuple(ranks(out.result.score))))
+        evenings[ladder].append(ev)
+    out_ladders: dict[Ladder, LadderRatings] = {}
+    for ladder in Ladder:
+        history: dict[PlayerId, list[RatingPoint]] = {}
+        for ev, rated in zip(evenings[ladder], run(tuple(games[ladder])), strict=True):
+            for p, mu, sigma in rated:
+                history.setdefault(p, []).append(RatingPoint(ev.id, ev.ended_at, Rating(mu, sigma)))
+        players = [
+            PlayerRating(p, view.player_name(p), points[-1].rating, len(points), tuple(points))
+            for p, points in history.items()
+        ]
+        players.sort(key=lambda r: (-r.rating.ordinal, r.name.casefold(), r.player))
+        out_ladders[ladder] = LadderRatings(ladder, default, tuple(players))
+    return out_ladders

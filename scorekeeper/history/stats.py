@@ -1,0 +1,304 @@
+"""Statistics of a circle: per player and contract, per player, per team pairing, and
+head to head, over the ended evenings a ``Filter`` admits (a season, a variant).
+
+Every figure comes from ``outcome`` (the scoring core's slate, result and payout);
+nothing here knows a rule. Definitions (docs/DECISIONS.md, "History"):
+
+- Only ended evenings that are not deleted count (the ``CircleView`` has dropped the
+  deleted ones); a season is a range of end times, start included, end excluded.
+- A hand belongs to the player who declared it (in the team game the partner who
+  chose); its card points are the declaring side's pile (0..157; a match is 157 with
+  the match mark), for a Misère too (where fewer is better).
+- "Best" and "worst" rows rank a player's hands by what the cell was written from:
+  the declaring side's pile (the opponents' for a Misère) plus 100 for the match bonus;
+  the earlier hand wins a tie.
+- Cells typed from a paper slate count in wins, money, sticks and potatoes and
+  ratings, never in the hand statistics (a team cell of floor(p/10) x factor cannot
+  give the points back): they are counted apart as ``paper_cells``.
+- A win is a place among ``Result.winners`` (a shared win counts for each): the most
+  net sticks (three players), the higher team total (teams, club), the highest total
+  (all against all).
+- Money: ``Payout.net`` of the seat, for evenings that count in money (an evening
+  ended early counts only if the table said so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..game.contracts import Kind
+from ..game.rulesets import Variant
+from .housekeeping import CircleView
+from .outcome import HandFact, Outcome, outcome
+from .records import EveningId, EveningRecord, PlayerId, when_key
+
+
+@dataclass(frozen=True, slots=True)
+class Season:
+    """A range of end times: ``start`` included, ``end`` excluded; None is open."""
+
+    start: datetime | None = None
+    end: datetime | None = None
+
+    def contains(self, when: datetime | None) -> bool:
+        if when is None:
+            return self.start is None and self.end is None
+        return (self.start is None or when >= self.start) and (self.end is None or when < self.end)
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    season: Season = field(default_factory=Season)
+    variant: Variant | None = None
+
+    def admits(self, evening: EveningRecord) -> bool:
+        return (
+            evening.ended
+            and self.season.contains(evening.ended_at)
+            and (self.variant is None or evening.ruleset.variant is self.variant)
+        )
+
+
+ALL = Filter()
+
+
+def admitted(view: CircleView, flt: Filter = ALL) -> list[tuple[EveningRecord, Outcome]]:
+    """The evenings ``flt`` admits with their outcomes, in order of end time (then id)."""
+    chosen = [ev for ev in view.evenings if flt.admits(ev)]
+    chosen.sort(key=lambda ev: (when_key(ev.ended_at), ev.id))
+    return [(ev, outcome(ev)) for ev in chosen]
+
+
+@dataclass(frozen=True, slots=True)
+class HandRef:
+    """One hand, to show as a best or worst row."""
+
+    evening: EveningId
+    ended_at: datetime | None
+    hand: int  # 1-based hand number on the slate
+    row_key: str
+    contract: str | None  # Contract.code when recorded
+    points: int  # the declaring side's card points
+    scored: int  # what the cell was written from (see scored_points)
+    value: int  # the cell
+    match: bool
+    countermatch: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ContractStats:
+    player: PlayerId
+    kind: Kind
+    hands: int
+    points: int  # sum of the declaring side's card points
+    matches: int
+    countermatches: int
+    best: HandRef
+    worst: HandRef
+
+    @property
+    def average(self) -> float:
+        return self.points / self.hands
+
+    @property
+    def match_rate(self) -> float:
+        return self.matches / self.hands
+
+    @property
+    def countermatch_rate(self) -> float:
+        return self.countermatches / self.hands
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    player: PlayerId
+    name: str
+    evenings: int
+    wins: int
+    net_rappen: int  # over the evenings that count in money
+    money_evenings: int  # evenings that count in money
+    sticks: int  # three players: sticks after cancelling, summed
+    potatoes: int
+    hands: int  # hands declared (played, not typed from paper)
+    paper_cells: int  # cells typed from a paper slate, not in the hand statistics
+
+
+@dataclass(frozen=True, slots=True)
+class PairingStats:
+    """Two partners in the team game (teams and club variant)."""
+
+    players: tuple[PlayerId, PlayerId]  # sorted by id
+    evenings: int
+    wins: int
+    net_rappen: int  # what each of the two won or lost together (both get the same)
+    points: int  # their team totals, summed
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """Two players on different sides of the same evenings."""
+
+    players: tuple[PlayerId, PlayerId]  # sorted by id
+    evenings: int
+    ahead: tuple[int, int]  # evenings each finished ahead of the other
+    level: int  # evenings they finished level
+
+
+@dataclass(frozen=True, slots=True)
+class CircleStats:
+    filter: Filter
+    evenings: int
+    hands: int  # hands on the slates (Seich hands and paper cells not counted)
+    players: tuple[PlayerStats, ...]  # by name
+    contracts: tuple[ContractStats, ...]  # by player name, then contract kind
+    pairings: tuple[PairingStats, ...]  # most evenings first
+    head_to_head: tuple[HeadToHead, ...]  # most evenings first
+
+    def contracts_of(self, player: PlayerId) -> tuple[ContractStats, ...]:
+        return tuple(c for c in self.contracts if c.player == player)
+
+    def player(self, player: PlayerId) -> PlayerStats:
+        for p in self.players:
+            if p.player == player:
+                return p
+        raise KeyError(player)
+
+
+class _Contract:
+    """A player's running figures in one contract kind (HandRefs made only for a new best or worst)."""
+
+    __slots__ = ("hands", "points", "matches", "countermatches", "best", "worst", "best_ref", "worst_ref")
+
+    def __init__(self, ev: EveningRecord, first: HandFact) -> None:
+        self.hands = self.points = self.matches = self.countermatches = 0
+        self.best = self.worst = first.scored
+        self.best_ref = self.worst_ref = _hand_ref(ev, first)
+
+    def add(self, ev: EveningRecord, h: HandFact) -> None:
+        self.hands += 1
+        self.points += h.points
+        self.matches += h.match
+        self.countermatches += h.countermatch
+        if h.scored > self.best:
+            self.best, self.best_ref = h.scored, _hand_ref(ev, h)
+        if h.scored < self.worst:
+            self.worst, self.worst_ref = h.scored, _hand_ref(ev, h)
+
+
+def _hand_ref(ev: EveningRecord, h: HandFact) -> HandRef:
+    return HandRef(
+        ev.id, ev.ended_at, h.hand, h.row_key, h.contract, h.points, h.scored, h.value, h.match, h.countermatch
+    )
+
+
+def _pairs(ids: Iterable[PlayerId]) -> tuple[PlayerId, PlayerId]:
+    a, b = sorted(ids)
+    return a, b
+
+
+def circle_stats(view: CircleView, flt: Filter = ALL) -> CircleStats:
+    """Every statistic of the circle over the evenings ``flt`` admits."""
+    names = {p.id: p.name for p in view.players}
+    zero = dict.fromkeys(names, 0)
+    evenings, wins, money, money_evenings = dict(zero), dict(zero), dict(zero), dict(zero)
+    sticks, potatoes, hands, paper = dict(zero), dict(zero), dict(zero), dict(zero)
+    contracts: dict[tuple[PlayerId, Kind], _Contract] = {}
+    pairings: dict[tuple[PlayerId, PlayerId], list[int]] = {}
+    h2h: dict[tuple[PlayerId, PlayerId], list[int]] = {}
+    n_evenings = n_hands = 0
+    for ev, out in admitted(view, flt):
+        res, pay = out.result, out.payout
+        assert res is not None and pay is not None  # an ended evening is decided
+        rs = ev.ruleset
+        n_evenings += 1
+        counts = out.complete or ev.counts_in_money
+        for seat, pid in enumerate(ev.seats):
+            side = rs.side_of(seat)
+            evenings[pid] += 1
+            wins[pid] += side in res.winners
+            if counts:
+                money[pid] += pay.net[seat]
+                money_evenings[pid] += 1
+            if res.net is not None:
+                sticks[pid] += res.sticks(side)
+                potatoes[pid] += res.potatoes(side)
+        for h in out.hands:
+            pid = ev.seats[h.seat]
+            if h.imported:
+                paper[pid] += 1
+                continue
+            n_hands += 1
+            hands[pid] += 1
+            key = (pid, h.kind)
+            acc_c = contracts.get(key)
+            if acc_c is None:
+                acc_c = contracts[key] = _Contract(ev, h)
+            acc_c.add(ev, h)
+        score = res.score
+        if rs.teams:
+            for side in range(rs.n_sides):
+                pair = _pairs(ev.seats[s] for s in rs.seats_of(side))
+                acc = pairings.setdefault(pair, [0, 0, 0, 0])
+                acc[0] += 1
+                acc[1] += side in res.winners
+                acc[2] += pay.net[rs.seats_of(side)[0]] if counts else 0
+                acc[3] += res.totals[side]
+        for a in range(rs.n_players):
+            for b in range(a + 1, rs.n_players):
+                sa, sb = rs.side_of(a), rs.side_of(b)
+                if sa == sb:
+                    continue
+                (pa, xa), (pb, xb) = sorted([(ev.seats[a], score[sa]), (ev.seats[b], score[sb])])
+                acc = h2h.setdefault((pa, pb), [0, 0, 0, 0])
+                acc[0] += 1
+                acc[1] += xa > xb
+                acc[2] += xb > xa
+                acc[3] += xa == xb
+    by_name = sorted(names, key=lambda p: (names[p].casefold(), p))
+    order = {p: i for i, p in enumerate(by_name)}
+    kinds = list(Kind)
+    return CircleStats(
+        filter=flt,
+        evenings=n_evenings,
+        hands=n_hands,
+        players=tuple(
+            PlayerStats(
+                p,
+                names[p],
+                evenings[p],
+                wins[p],
+                money[p],
+                money_evenings[p],
+                sticks[p],
+                potatoes[p],
+                hands[p],
+                paper[p],
+            )
+            for p in by_name
+        ),
+        contracts=tuple(
+            ContractStats(pid, kind, c.hands, c.points, c.matches, c.countermatches, c.best_ref, c.worst_ref)
+            for (pid, kind), c in sorted(contracts.items(), key=lambda kv: (order[kv[0][0]], kinds.index(kv[0][1])))
+        ),
+        pairings=tuple(
+            PairingStats(pair, acc[0], acc[1], acc[2], acc[3])
+            for pair, acc in sorted(pairings.items(), key=lambda kv: (-kv[1][0], order[kv[0][0]], order[kv[0][1]]))
+        ),
+        head_to_head=tuple(
+            HeadToHead(pair, acc[0], (acc[1], acc[2]), acc[3])
+            for pair, acc in sorted(h2h.items(), key=lambda kv: (-kv[1][0], order[kv[0][0]], order[kv[0][1]]))
+        ),
+    )
+
+
+def card_points(view: CircleView, flt: Filter = ALL) -> dict[tuple[PlayerId, str], list[int]]:
+    """Each player's recorded card points per contract code (played hands, fixed rows
+    by their row's one kind), oldest first: the history a forecast can blend in."""
+    out: dict[tuple[PlayerId, str], list[int]] = {}
+    for ev, res in admitted(view, flt):
+        for h in res.hands:
+            if not h.imported:
+                out.setdefault((ev.seats[h.seat], h.code), []).append(h.points)
+    return out

@@ -1,0 +1,530 @@
+"""Charts drawn on the server: SVG for the pages, PNG (Pillow) for sharing.
+
+No JavaScript, no ``style`` attribute, no ``<style>`` element (a strict
+Content-Security-Policy forbids inline style): only SVG presentation attributes
+(``fill=``, ``stroke=``...). 360 px wide (the phone), scaling with ``width="100%"``.
+Colour is never the only cue: every line has its own marker shape and dash pattern,
+every bar series its own fill pattern, and a legend names them; values are written as
+text where they fit. Each chart also gives its table alternative (``table()``).
+
+One geometry, two painters: ``line_scene`` / ``bar_scene`` lay a chart out as plain
+shapes (``Scene``); ``svg`` and ``png`` only paint them. Every text is passed in
+already translated; numbers are formatted by the caller's ``value_format``.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Final, Literal
+from xml.sax.saxutils import escape, quoteattr
+
+from PIL import Image, ImageDraw
+
+from .chalk import font
+
+if TYPE_CHECKING:  # pragma: no cover
+    from datetime import datetime
+
+    from ..game.contracts import Kind
+    from ..history.series import BarSet, SeriesSet
+
+WIDTH: Final = 360
+RGB = tuple[int, int, int]
+# Okabe-Ito: told apart also with the common colour-vision deficiencies.
+PALETTE: Final[tuple[RGB, ...]] = (
+    (0, 114, 178),
+    (213, 94, 0),
+    (0, 158, 115),
+    (204, 121, 167),
+    (230, 159, 0),
+    (86, 180, 233),
+    (0, 0, 0),
+    (153, 102, 51),
+)
+MARKERS: Final = ("circle", "square", "triangle", "diamond", "down", "plus", "cross", "star")
+DASHES: Final[tuple[tuple[int, ...], ...]] = ((), (6, 3), (2, 3), (8, 3, 2, 3))
+PATTERNS: Final = ("solid", "stripes", "grid", "dots")
+INK: Final[RGB] = (34, 34, 34)
+GRID: Final[RGB] = (214, 214, 214)
+FONT: Final = "DejaVu Sans, Verdana, sans-serif"
+
+
+def _number(value: float) -> str:
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChartSeries:
+    label: str
+    values: tuple[float | None, ...]
+    low: tuple[float | None, ...] | None = None  # a band of uncertainty, drawn faintly
+    high: tuple[float | None, ...] | None = None
+    notes: tuple[str, ...] = ()  # bar charts: a small note per value ("12 hands")
+
+
+def _cell(value: float | None, fmt: Callable[[float], str]) -> str:
+    return "" if value is None else fmt(value)
+
+
+@dataclass(frozen=True, slots=True)
+class LineChart:
+    title: str
+    description: str  # one sentence for screen readers
+    x_labels: tuple[str, ...]  # one per point
+    series: tuple[ChartSeries, ...]
+    value_format: Callable[[float], str] = _number
+    zero_line: bool = False  # draw the zero line firmly (money)
+
+    def table(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """(header, rows): one row per point, one column per series."""
+        header = ("", *(s.label for s in self.series))
+        rows = tuple(
+            (x, *(_cell(s.values[i], self.value_format) for s in self.series)) for i, x in enumerate(self.x_labels)
+        )
+        return header, rows
+
+
+@dataclass(frozen=True, slots=True)
+class BarChart:
+    """Horizontal bars: per category (a contract) one bar per series (a player)."""
+
+    title: str
+    description: str
+    categories: tuple[str, ...]
+    series: tuple[ChartSeries, ...]
+    value_format: Callable[[float], str] = _number
+
+    def table(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        header = ("", *(s.label for s in self.series))
+        rows = []
+        for i, category in enumerate(self.categories):
+            cells = []
+            for s in self.series:
+                v = s.values[i]
+                text = "" if v is None else self.value_format(v)
+                if v is not None and s.notes and s.notes[i]:
+                    text += f" ({s.notes[i]})"
+                cells.append(text)
+            rows.append((category, *cells))
+        return header, tuple(rows)
+
+
+# --- the scene ------------------------------------------------------------------------
+Anchor = Literal["start", "middle", "end"]
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    x: float
+    y: float  # baseline
+    text: str
+    size: int = 11
+    anchor: Anchor = "start"
+    bold: bool = False
+    fill: RGB = INK
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    points: tuple[tuple[float, float], ...]
+    stroke: RGB
+    width: float = 2.0
+    dash: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    points: tuple[tuple[float, float], ...]
+    fill: RGB
+    opacity: float = 0.15
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: RGB
+    pattern: str = "solid"
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    shape: str
+    x: float
+    y: float
+    fill: RGB
+    r: float = 3.5
+
+
+Shape = Text | Line | Area | Bar | Marker
+
+
+@dataclass(slots=True)
+class Scene:
+    width: float
+    height: float
+    title: str
+    description: str
+    shapes: list[Shape] = field(default_factory=list)
+
+
+def _text_width(text: str, size: int) -> float:
+    """About how wide a text is (DejaVu Sans averages ~0.6 em)."""
+    return len(text) * size * 0.6
+
+
+def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
+    """Round tick values covering [lo, hi] (steps of 1, 2 or 5 times a power of ten)."""
+    if hi == lo:
+        lo, hi = lo - 1, hi + 1
+    raw = (hi - lo) / max(1, count - 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    start = math.floor(lo / step) * step
+    ticks = []
+    t = start
+    while t < hi + step * 0.999:
+        ticks.append(round(t, 10))
+        t += step
+    return ticks
+
+
+def _legend(scene: Scene, top: float, series: Sequence[ChartSeries], line: bool) -> float:
+    y = top
+    for i, s in enumerate(series):
+        colour = PALETTE[i % len(PALETTE)]
+        if line:
+            scene.shapes.append(Line(((12, y - 4), (36, y - 4)), colour, 2.0, DASHES[i % len(DASHES)]))
+            scene.shapes.append(Marker(MARKERS[i % len(MARKERS)], 24, y - 4, colour))
+        else:
+            scene.shapes.append(Bar(12, y - 10, 24, 11, colour, PATTERNS[i % len(PATTERNS)]))
+        scene.shapes.append(Text(44, y, s.label, 12))
+        y += 20
+    return y
+
+
+def line_scene(chart: LineChart) -> Scene:
+    n = len(chart.x_labels)
+    values = [
+        v for s in chart.series for seq in (s.values, s.low or (), s.high or ()) for v in seq if v is not None
+    ] or [0.0]
+    lo, hi = min(values), max(values)
+    if chart.zero_line:
+        lo, hi = min(lo, 0.0), max(hi, 0.0)
+    ticks = nice_ticks(lo, hi)
+    labels = [chart.value_format(t) for t in ticks]
+    left = 10 + max(_text_width(t, 11) for t in labels) + 6
+    right, top, plot_h = WIDTH - 12, 34.0, 190.0
+    bottom = top + plot_h
+    scene = Scene(WIDTH, 0, chart.title, chart.description)
+    scene.shapes.append(Text(10, 20, chart.title, 14, bold=True))
+
+    def sx(i: int) -> float:
+        return (left + right) / 2 if n <= 1 else left + (right - left) * i / (n - 1)
+
+    def sy(v: float) -> float:
+        return bottom - (v - ticks[0]) / (ticks[-1] - ticks[0]) * plot_h
+
+    for t, label in zip(ticks, labels, strict=True):
+        firm = chart.zero_line and t == 0
+        scene.shapes.append(Line(((left, sy(t)), (right, sy(t))), INK if firm else GRID, 1.5 if firm else 1.0))
+        scene.shapes.append(Text(left - 6, sy(t) + 4, label, 11, "end"))
+    shown = sorted({0, n // 3, (2 * n) // 3, n - 1}) if n > 1 else [0] * n
+    for j, i in enumerate(shown):
+        anchor: Anchor = "start" if j == 0 and len(shown) > 1 else "end" if j == len(shown) - 1 else "middle"
+        scene.shapes.append(Text(sx(i), bottom + 16, chart.x_labels[i], 11, anchor))
+    step = max(1, math.ceil(n / 10))
+    for k, s in enumerate(chart.series):
+        colour = PALETTE[k % len(PALETTE)]
+        if s.low is not None and s.high is not None:
+            band = [
+                (i, lo_, hi_)
+                for i, (lo_, hi_) in enumerate(zip(s.low, s.high, strict=True))
+                if lo_ is not None and hi_ is not None
+            ]
+            if band:
+                upper = [(sx(i), sy(hi_)) for i, _lo, hi_ in band]
+                lower = [(sx(i), sy(lo_)) for i, lo_, _hi in reversed(band)]
+                scene.shapes.append(Area(tuple(upper + lower), colour))
+        run: list[tuple[float, float]] = []
+        for i in range(n + 1):
+            v = s.values[i] if i < n else None
+            if v is not None:
+                run.append((sx(i), sy(v)))
+            elif run:
+                scene.shapes.append(Line(tuple(run), colour, 2.0, DASHES[k % len(DASHES)]))
+                run = []
+        last = max((i for i in range(n) if s.values[i] is not None), default=None)
+        for i in range(n):
+            v = s.values[i]
+            if v is not None and ((i + k) % step == 0 or i == last):
+                scene.shapes.append(Marker(MARKERS[k % len(MARKERS)], sx(i), sy(v), colour))
+    scene.height = _legend(scene, bottom + 42, chart.series, line=True) + 4
+    return scene
+
+
+def bar_scene(chart: BarChart) -> Scene:
+    values = [v for s in chart.series for v in s.values if v is not None] or [0.0]
+    top_value = nice_ticks(0.0, max(max(values), 1.0))[-1]
+    scene = Scene(WIDTH, 0, chart.title, chart.description)
+    scene.shapes.append(Text(10, 20, chart.title, 14, bold=True))
+    left, room = 12.0, WIDTH - 12.0 - 96.0  # keep room for the value written after the bar
+    y = 40.0
+    for i, category in enumerate(chart.categories):
+        scene.shapes.append(Text(left, y + 10, category, 12, bold=True))
+        y += 16
+        for k, s in enumerate(chart.series):
+            v = s.values[i]
+            colour = PALETTE[k % len(PALETTE)]
+            w = 0.0 if v is None else max(1.0, room * v / top_value)
+            if v is not None:
+                scene.shapes.append(Bar(left, y, w, 12, colour, PATTERNS[k % len(PATTERNS)]))
+                note = f" ({s.notes[i]})" if s.notes and s.notes[i] else ""
+                scene.shapes.append(Text(left + w + 6, y + 10, chart.value_format(v) + note, 11))
+            else:
+                scene.shapes.append(Text(left, y + 10, "–", 11))
+            y += 16
+        y += 8
+    scene.height = (_legend(scene, y + 14, chart.series, line=False) if len(chart.series) > 1 else y) + 4
+    return scene
+
+
+# --- SVG ----------------------------------------------------------------------------------
+def _hex(c: RGB) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*c)
+
+
+def _path(points: Sequence[tuple[float, float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+def _marker_points(shape: str, x: float, y: float, r: float) -> list[tuple[float, float]]:
+    if shape == "square":
+        return [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
+    if shape == "triangle":
+        return [(x, y - r * 1.2), (x + r * 1.1, y + r * 0.8), (x - r * 1.1, y + r * 0.8)]
+    if shape == "down":
+        return [(x, y + r * 1.2), (x + r * 1.1, y - r * 0.8), (x - r * 1.1, y - r * 0.8)]
+    if shape == "diamond":
+        return [(x, y - r * 1.3), (x + r * 1.3, y), (x, y + r * 1.3), (x - r * 1.3, y)]
+    if shape == "star":
+        return [
+            (
+                x + (1.5 if a % 2 == 0 else 0.6) * r * math.sin(a * math.pi / 5),
+                y - (1.5 if a % 2 == 0 else 0.6) * r * math.cos(a * math.pi / 5),
+            )
+            for a in range(10)
+        ]
+    return []
+
+
+def _cross_lines(shape: str, x: float, y: float, r: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    if shape == "plus":
+        return [((x - r * 1.3, y), (x + r * 1.3, y)), ((x, y - r * 1.3), (x, y + r * 1.3))]
+    return [((x - r, y - r), (x + r, y + r)), ((x - r, y + r), (x + r, y - r))]
+
+
+def svg(scene: Scene, *, id_prefix: str = "chart") -> str:
+    """The scene as an SVG document (no script, no style), 360 px wide and scalable."""
+    title_id, desc_id = f"{id_prefix}-title", f"{id_prefix}-desc"
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {scene.width:.0f} {scene.height:.0f}" '
+        f'width="100%" role="img" aria-labelledby="{title_id} {desc_id}" font-family={quoteattr(FONT)}>',
+        f'<title id="{title_id}">{escape(scene.title)}</title>',
+        f'<desc id="{desc_id}">{escape(scene.description)}</desc>',
+        "<defs>",
+    ]
+    patterns = {(b.pattern, b.fill) for b in scene.shapes if isinstance(b, Bar) and b.pattern != "solid"}
+    for pattern, colour in sorted(patterns):
+        pid = f"{id_prefix}-{pattern}-{_hex(colour)[1:]}"
+        c = _hex(colour)
+        body = {
+            "stripes": f'<path d="M0,6 L6,0" stroke="{c}" stroke-width="2"/>',
+            "grid": f'<path d="M0,0 L6,0 M0,0 L0,6" stroke="{c}" stroke-width="2"/>',
+            "dots": f'<circle cx="3" cy="3" r="1.6" fill="{c}"/>',
+        }[pattern]
+        out.append(
+            f'<pattern id="{pid}" width="6" height="6" patternUnits="userSpaceOnUse">'
+            f'<rect width="6" height="6" fill="#ffffff"/>{body}</pattern>'
+        )
+    out.append("</defs>")
+    out.append(f'<rect width="{scene.width:.0f}" height="{scene.height:.0f}" fill="#ffffff"/>')
+    for shape in scene.shapes:
+        if isinstance(shape, Area):
+            out.append(
+                f'<polygon points="{_path(shape.points)}" fill="{_hex(shape.fill)}" fill-opacity="{shape.opacity}"/>'
+            )
+        elif isinstance(shape, Line):
+            dash = f' stroke-dasharray="{" ".join(map(str, shape.dash))}"' if shape.dash else ""
+            out.append(
+                f'<polyline points="{_path(shape.points)}" fill="none" stroke="{_hex(shape.stroke)}" '
+                f'stroke-width="{shape.width}" stroke-linejoin="round"{dash}/>'
+            )
+        elif isinstance(shape, Bar):
+            fill = (
+                _hex(shape.fill)
+                if shape.pattern == "solid"
+                else f"url(#{id_prefix}-{shape.pattern}-{_hex(shape.fill)[1:]})"
+            )
+            out.append(
+                f'<rect x="{shape.x:.1f}" y="{shape.y:.1f}" width="{shape.w:.1f}" height="{shape.h:.1f}" '
+                f'fill="{fill}" stroke="{_hex(shape.fill)}" stroke-width="1"/>'
+            )
+        elif isinstance(shape, Marker):
+            c = _hex(shape.fill)
+            if shape.shape == "circle":
+                out.append(f'<circle cx="{shape.x:.1f}" cy="{shape.y:.1f}" r="{shape.r}" fill="{c}"/>')
+            elif shape.shape in ("plus", "cross"):
+                d = " ".join(
+                    f"M{a[0]:.1f},{a[1]:.1f} L{b[0]:.1f},{b[1]:.1f}"
+                    for a, b in _cross_lines(shape.shape, shape.x, shape.y, shape.r)
+                )
+                out.append(f'<path d="{d}" stroke="{c}" stroke-width="2"/>')
+            else:
+                out.append(
+                    f'<polygon points="{_path(_marker_points(shape.shape, shape.x, shape.y, shape.r))}" fill="{c}"/>'
+                )
+        else:
+            weight = ' font-weight="bold"' if shape.bold else ""
+            out.append(
+                f'<text x="{shape.x:.1f}" y="{shape.y:.1f}" font-size="{shape.size}" text-anchor="{shape.anchor}" '
+                f'fill="{_hex(shape.fill)}"{weight}>{escape(shape.text)}</text>'
+            )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+# --- PNG ----------------------------------------------------------------------------------
+def _dashed(points: Sequence[tuple[float, float]], dash: Sequence[int]) -> list[list[tuple[float, float]]]:
+    """Split a polyline into the drawn pieces of a dash pattern."""
+    if not dash:
+        return [list(points)]
+    pieces: list[list[tuple[float, float]]] = []
+    k, left, on = 0, float(dash[0]), True
+    current: list[tuple[float, float]] = [points[0]]
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        seg = math.hypot(x1 - x0, y1 - y0)
+        pos = 0.0
+        while seg - pos > left:
+            pos += left
+            p = (x0 + (x1 - x0) * pos / seg, y0 + (y1 - y0) * pos / seg)
+            if on:
+                current.append(p)
+                pieces.append(current)
+            current = [p]
+            on = not on
+            k = (k + 1) % len(dash)
+            left = float(dash[k])
+        left -= seg - pos
+        if on:
+            current.append((x1, y1))
+        else:
+            current = [(x1, y1)]
+    if on and len(current) > 1:
+        pieces.append(current)
+    return pieces
+
+
+def png(scene: Scene, *, scale: int = 2) -> bytes:
+    """The scene as PNG bytes (``scale`` x 360 pixels wide, white)."""
+    s = scale
+    image = Image.new("RGB", (round(scene.width * s), round(scene.height * s)), (255, 255, 255))
+    for shape in scene.shapes:
+        if isinstance(shape, Area):
+            overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
+            ImageDraw.Draw(overlay).polygon(
+                [(x * s, y * s) for x, y in shape.points], fill=(*shape.fill, round(255 * shape.opacity))
+            )
+            image = Image.alpha_composite(image.convert("RGBA"), overlay).convert("RGB")
+    draw = ImageDraw.Draw(image)
+    for shape in scene.shapes:
+        if isinstance(shape, Line):
+            for piece in _dashed([(x * s, y * s) for x, y in shape.points], [d * s for d in shape.dash]):
+                draw.line(piece, fill=shape.stroke, width=max(1, round(shape.width * s)), joint="curve")
+        elif isinstance(shape, Bar):
+            x0, y0, x1, y1 = shape.x * s, shape.y * s, (shape.x + shape.w) * s, (shape.y + shape.h) * s
+            solid = shape.pattern == "solid"
+            draw.rectangle([x0, y0, x1, y1], fill=shape.fill if solid else (255, 255, 255), outline=shape.fill)
+            gap = 6 * s
+            if shape.pattern in ("stripes", "grid"):
+                x = x0 + gap / 2
+                while x < x1:
+                    draw.line([(x, y0), (x, y1)], fill=shape.fill, width=s)
+                    x += gap
+            if shape.pattern == "grid":
+                y = y0 + gap / 2
+                while y < y1:
+                    draw.line([(x0, y), (x1, y)], fill=shape.fill, width=s)
+                    y += gap
+            if shape.pattern == "dots":
+                y = y0 + gap / 2
+                while y < y1:
+                    x = x0 + gap / 2
+                    while x < x1:
+                        draw.ellipse([x - 1.6 * s, y - 1.6 * s, x + 1.6 * s, y + 1.6 * s], fill=shape.fill)
+                        x += gap
+                    y += gap
+        elif isinstance(shape, Marker):
+            x, y, r = shape.x * s, shape.y * s, shape.r * s
+            if shape.shape == "circle":
+                draw.ellipse([x - r, y - r, x + r, y + r], fill=shape.fill)
+            elif shape.shape in ("plus", "cross"):
+                for a, b in _cross_lines(shape.shape, x, y, r):
+                    draw.line([a, b], fill=shape.fill, width=2 * s)
+            else:
+                draw.polygon(_marker_points(shape.shape, x, y, r), fill=shape.fill)
+        elif isinstance(shape, Text):
+            f = font("bold" if shape.bold else "regular", shape.size * s)
+            anchor = {"start": "ls", "middle": "ms", "end": "rs"}[shape.anchor]
+            draw.text((shape.x * s, shape.y * s), shape.text, font=f, fill=shape.fill, anchor=anchor)
+    out = io.BytesIO()
+    image.save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
+# --- from the history's numbers -----------------------------------------------------------
+def line_chart(
+    data: SeriesSet,
+    *,
+    title: str,
+    description: str,
+    x_format: Callable[[datetime | None], str],
+    value_format: Callable[[float], str] = _number,
+    zero_line: bool = False,
+) -> LineChart:
+    """A line chart of ``history.series`` data (money or rating over time)."""
+    return LineChart(
+        title,
+        description,
+        tuple(x_format(x) for x in data.x),
+        tuple(ChartSeries(s.label, s.values, s.low, s.high) for s in data.series),
+        value_format,
+        zero_line,
+    )
+
+
+def bar_chart(
+    data: BarSet,
+    *,
+    title: str,
+    description: str,
+    category: Callable[[Kind], str],
+    hands_note: Callable[[int], str],
+    value_format: Callable[[float], str] = _number,
+) -> BarChart:
+    """Average card points per contract (``history.series.contract_points``)."""
+    return BarChart(
+        title,
+        description,
+        tuple(category(k) for k in data.categories),
+        tuple(
+            ChartSeries(s.label, s.values, notes=tuple(hands_note(n) if n else "" for n in hands))
+            for s, hands in zip(data.series, data.hands, strict=True)
+        ),
+        value_format,
+    )
