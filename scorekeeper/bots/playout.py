@@ -42,9 +42,7 @@ def policy_player(
         if eps and rnd() < eps:
             cs = card_ints(legal)
             return cs[int(rnd() * len(cs))]
-        unplayed = 0
-        for h in hands:
-            unplayed |= h
+        unplayed = hands[0] | hands[1] | hands[2] | hands[-1]  # every hand, with three players or four
         return choose_card(
             hands[seat],
             legal,
