@@ -3,7 +3,7 @@
 ``HandEntry`` is the value the slate records and a digital hand produces
 (``engine.HandResult.to_entry()``): play and slate share it through this
 vocabulary and meet only in the services. Its checks live with the slate
-(``scoring.entries.verify_entry``).
+(``scoring.slate.verify_entry``).
 """
 
 from __future__ import annotations

@@ -25,6 +25,12 @@ played as may be unknown), and its value must be one that a hand in that row cou
 write: ``cell_value`` of some hand with the same match/countermatch marks
 (``possible_cells``). ``cell_value`` returns it as it is, so the slate, the result and
 the money are computed by the same code as for played hands.
+
+``outcome_of`` reduces a hand to the one number a cell is written from (the
+*outcome*: 0..157 points, ``MATCH_POINTS`` for a match, ``COUNTERMATCH`` for a
+countermatch, Misère already swapped) and ``written_value`` turns an outcome into
+the cell's value; ``cell_value`` is the two together, and the outlook
+(``outlook.py``) uses the same arithmetic for rows not played yet.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ from ..game.contracts import Contract, Kind
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import MATCH_BONUS, MATCH_POINTS, TOTAL_POINTS, HandEntry
 from ..game.rulesets import RuleSet, Scoring
+
+COUNTERMATCH: Final = -1  # the outcome of a countermatch (0 points, and no trick taken)
 
 # Every code verify_entry (and Slate.build) can raise, with its English template.
 ERROR_CODES: Final[dict[str, str]] = {
@@ -83,24 +91,45 @@ def is_misere(ruleset: RuleSet, entry: HandEntry) -> bool:
     return ruleset.row(entry.row_key).kinds == (Kind.MISERE,)
 
 
+def outcome_of(ruleset: RuleSet, entry: HandEntry) -> int:
+    """The outcome a (verified) hand writes its cell from: the written pile's points
+    0..157, ``MATCH_POINTS`` for a match, ``COUNTERMATCH`` for a countermatch; in
+    Misère the opponents' pile, a "match" when the declaring side took no trick."""
+    if entry.seich or entry.row_key is None:
+        raise ValueError("a Seich hand writes no cell")
+    if entry.cell is not None:
+        raise ValueError("an imported cell has no card points")
+    points, match, countermatch = entry.declarer_points, entry.match, entry.countermatch
+    if is_misere(ruleset, entry):
+        points, match, countermatch = entry.defender_points, entry.countermatch, entry.match
+    if match:
+        return MATCH_POINTS
+    return COUNTERMATCH if countermatch else points
+
+
+def written_value(scoring: Scoring, factor: int, outcome: int) -> int:
+    """What a cell of a row with ``factor`` holds for ``outcome`` (see ``outcome_of``)."""
+    if outcome == MATCH_POINTS:
+        if scoring is Scoring.RAW:
+            return MATCH_POINTS
+        if scoring is Scoring.TENTHS:
+            return MATCH_POINTS // 10 * factor
+        return TOTAL_POINTS * factor + MATCH_BONUS
+    points = max(outcome, 0)  # a countermatch writes 0 points (and, in TENTHS, 0 anyway)
+    if scoring is Scoring.RAW:
+        return points
+    if scoring is Scoring.TENTHS:
+        return points // 10 * factor
+    return points * factor
+
+
 def cell_value(ruleset: RuleSet, entry: HandEntry) -> int:
     """What is written in the cell for a (verified) hand entry."""
     if entry.seich or entry.row_key is None:
         raise ValueError("a Seich hand writes no cell")
     if entry.cell is not None:
         return entry.cell
-    factor = ruleset.row(entry.row_key).factor
-    points, match, countermatch = entry.declarer_points, entry.match, entry.countermatch
-    if is_misere(ruleset, entry):
-        points, match, countermatch = entry.defender_points, entry.countermatch, entry.match
-    mode = ruleset.scoring
-    if mode is Scoring.RAW:
-        return MATCH_POINTS if match else points
-    if mode is Scoring.TENTHS:
-        if countermatch:
-            return 0
-        return (MATCH_POINTS // 10 if match else points // 10) * factor
-    return points * factor + (MATCH_BONUS if match else 0)
+    return written_value(ruleset.scoring, ruleset.row(entry.row_key).factor, outcome_of(ruleset, entry))
 
 
 def check_points(entry: HandEntry) -> None:

@@ -4,7 +4,7 @@ valid evenings, short constructors, and checks of a settlement."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from shared_helpers import SOAK, row_contracts
 
@@ -14,13 +14,16 @@ from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.scoring import Slate, Transfer
 
 __all__ = [
+    "BOOK",
     "SOAK",
     "assert_settles",
     "hand",
     "min_transfers_brute",
+    "outcome_entry",
     "random_entry",
     "random_evening",
     "row_contracts",
+    "slate_of",
 ]
 
 
@@ -105,3 +108,44 @@ def assert_settles(net: Sequence[int], transfers: Sequence[Transfer]) -> None:
         balance[t.payer] -= t.rappen
         balance[t.payee] += t.rappen
     assert balance == list(net)
+
+
+def outcome_entry(ruleset: RuleSet, row_key: str, seat: int, outcome: int) -> HandEntry:
+    """A hand in ``row_key`` writing ``outcome``: points 0..157, 257 a match, -1 a countermatch.
+
+    A choice row is played as its first non-Misère contract (Misère swaps the piles)."""
+    row = ruleset.row(row_key)
+    contract = next(c for c in row_contracts(row) if not c.is_misere) if row.is_choice else None
+    if outcome == 257:
+        return HandEntry(row_key, seat, contract, 157, 0, match=True)
+    if outcome == -1:
+        return HandEntry(row_key, seat, contract, 0, 157, countermatch=True)
+    return HandEntry(row_key, seat, contract, outcome, 157 - outcome)
+
+
+def slate_of(ruleset: RuleSet, table: Mapping[str, tuple[int | None, ...]], first_dealer: int = 0) -> Slate:
+    """A slate with the outcomes of ``table`` (row key -> one outcome per side; None: open), row by row."""
+    entries = [
+        outcome_entry(ruleset, key, ruleset.seats_of(side)[0], v)
+        for key, vals in table.items()
+        for side, v in enumerate(vals)
+        if v is not None
+    ]
+    return Slate.build(ruleset, first_dealer, entries)
+
+
+# The book's end (RULES 6.1): Ann +13, Beth -9, Cath -4. Ann made a match (suit_C), Beth
+# was matched against (gustav, -1: a countermatch), and Cath's stick and potato in the
+# match row cancel.
+BOOK: dict[str, tuple[int | None, ...]] = {
+    "suit_C": (257, 40, 80),
+    "suit_H": (120, 80, 40),
+    "suit_S": (120, 80, 40),
+    "suit_D": (120, 80, 40),
+    "obenabe": (120, 40, 80),
+    "undenufe": (120, 80, 40),
+    "slalom": (120, 80, 40),
+    "gustav": (120, -1, 80),
+    "joker1": (40, 120, 80),
+    "joker2": (80, 40, 120),
+}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from scoring_helpers import row_contracts
+from scoring_helpers import BOOK, row_contracts
 
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
@@ -31,22 +31,6 @@ def _entry(rs, row_key: str, seat: int, value: int) -> HandEntry:
 def _evening(rs, table: dict[str, tuple[int, ...]]) -> Slate:
     entries = [_entry(rs, key, seat, v) for key, vals in table.items() for seat, v in enumerate(vals)]
     return Slate.build(rs, 0, entries)
-
-
-# The book's end (RULES 6.1): Ann +13, Beth -9, Cath -4. Ann made a match (suit_C), Beth
-# was matched against (gustav), and Cath's stick and potato in the match row cancel.
-BOOK = {
-    "suit_C": (257, 40, 80),
-    "suit_H": (120, 80, 40),
-    "suit_S": (120, 80, 40),
-    "suit_D": (120, 80, 40),
-    "obenabe": (120, 40, 80),
-    "undenufe": (120, 80, 40),
-    "slalom": (120, 80, 40),
-    "gustav": (120, -1, 80),
-    "joker1": (40, 120, 80),
-    "joker2": (80, 40, 120),
-}
 
 
 def test_the_books_evening_ends_13_9_4() -> None:
