@@ -40,10 +40,13 @@ translations-update: | $(VENV)/.installed-run
 db-upgrade: install
 	$(BIN)/flask db upgrade
 
+# The LAN address printed first is also handed to the app (SCOREKEEPER_LAN_URL): a page
+# opened at 127.0.0.1 on this machine shows links and QR codes that phones can open.
 run: install db-upgrade
 	@$(BIN)/python -m scorekeeper.address $(PORT)
-	$(BIN)/gunicorn --workers $(WORKERS) --threads 4 --bind $(HOST):$(PORT) --access-logfile - \
-		--logger-class scorekeeper.web.accesslog.RedactingLogger 'scorekeeper.app:create_app()'
+	SCOREKEEPER_LAN_URL="$${SCOREKEEPER_LAN_URL:-$$($(BIN)/python -m scorekeeper.address --lan-url $(PORT))}" \
+		$(BIN)/gunicorn -c python:scorekeeper.gunicorn_conf --workers $(WORKERS) --threads 4 \
+		--bind $(HOST):$(PORT) --access-logfile - 'scorekeeper.app:create_app()'
 
 # The house's hygiene: lint and format (ruff), run first by `make test`.
 LINTED := scorekeeper tests bench migrations

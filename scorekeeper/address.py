@@ -41,17 +41,33 @@ def urls(port: int) -> list[str]:
     return [f"http://{ip}:{port}/" for ip in local_ips()]
 
 
+def lan_url(port: int) -> str:
+    """The address phones open (the first one printed), without the trailing slash."""
+    return urls(port)[0].rstrip("/")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    """Print the addresses; with ``--lan-url`` only the first, as the value of SCOREKEEPER_LAN_URL.
+
+    ``make run`` prints the addresses, then starts gunicorn with ``SCOREKEEPER_LAN_URL``
+    set to the first of them, so a page opened at 127.0.0.1 on the laptop still shows
+    links and QR codes that a phone can open.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    only_url = "--lan-url" in args
+    args = [a for a in args if a != "--lan-url"]
     try:
         port = int(args[0]) if args else 5000
     except ValueError:
-        print(f"usage: python -m scorekeeper.address PORT (got {args[0]!r})", file=sys.stderr)
+        print(f"usage: python -m scorekeeper.address [--lan-url] PORT (got {args[0]!r})", file=sys.stderr)
         return 2
+    if only_url:
+        print(lan_url(port))
+        return 0
     print("scorekeeper: open this address on a phone in the same network:")
     for url in urls(port):
         print(f"    {url}")
-    print(f"    (on this machine: http://127.0.0.1:{port}/)")
+    print(f"    (on this machine: http://127.0.0.1:{port}/; its links and QR codes still show the first address)")
     return 0
 
 

@@ -16,7 +16,8 @@ from typing import Any
 from flask import Flask
 
 from . import config as cfg
-from .extensions import babel, csrf, db, migrate, select_locale
+from . import hosting, limits, ops
+from .extensions import babel, compress, csrf, db, migrate, select_locale
 
 # The pages and the API, registered when present; config PARTS overrides the list
 # (the service tests use PARTS=() to run without the web layer).
@@ -25,10 +26,10 @@ OPTIONAL_PARTS = ("scorekeeper.web", "scorekeeper.api")
 
 def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: str | None = None) -> Flask:
     instance_path = instance_path or os.environ.get("SCOREKEEPER_INSTANCE_PATH") or None
-    app = Flask(
+    app = hosting.App(
         __name__,
-        template_folder="../templates",
-        static_folder="../static",
+        template_folder=str(cfg.TEMPLATES_DIR),
+        static_folder=str(cfg.STATIC_DIR),
         instance_path=instance_path,
         instance_relative_config=True,
     )
@@ -49,6 +50,8 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     migrate.init_app(app, db, directory=str(cfg.MIGRATIONS_DIR), render_as_batch=True, compare_type=True)
     csrf.init_app(app)
     babel.init_app(app, locale_selector=select_locale)
+    compress.init_app(app)
+    hosting.init_app(app)  # before the parts: their after_request hooks (cookies, headers) run before its own
 
     from . import models  # noqa: F401  (the tables, for Flask-Migrate's autogenerate)
     from .services.tx import configure_engine
@@ -56,8 +59,10 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     with app.app_context():
         configure_engine(db.engine, busy_timeout_ms=int(app.config["SQLITE_BUSY_TIMEOUT_MS"]))
 
+    ops.init_app(app)
     for name in app.config.get("PARTS", OPTIONAL_PARTS):
         _register_optional(app, name)
+    limits.init_app(app)  # by endpoint, so after every part is registered
     return app
 
 
@@ -75,6 +80,8 @@ def _prepare_database(app: Flask) -> None:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     else:
         options.setdefault("pool_pre_ping", True)
+        if uri.startswith("postgresql"):  # an unreachable server fails in seconds, not minutes (/readyz)
+            options["connect_args"] = {"connect_timeout": 10, **dict(options.get("connect_args") or {})}
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 

@@ -13,7 +13,18 @@ from typing import Any
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 ROOT_DIR = PACKAGE_DIR.parent
-MIGRATIONS_DIR = ROOT_DIR / "migrations"
+
+
+def _data_dir(name: str) -> Path:
+    """A folder kept at the top of the repository, which the wheel carries inside the package
+    (``scorekeeper/<name>``, see setup.py): the installed copy if there is one, else the checkout's."""
+    inside = PACKAGE_DIR / name
+    return inside if inside.is_dir() else ROOT_DIR / name
+
+
+MIGRATIONS_DIR = _data_dir("migrations")
+TEMPLATES_DIR = _data_dir("templates")
+STATIC_DIR = _data_dir("static")
 TRANSLATIONS_DIR = PACKAGE_DIR / "translations"
 SECRET_KEY_FILE = "secret_key"
 DB_FILE = "scorekeeper.sqlite3"
@@ -31,10 +42,42 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LANGUAGES": ["en", "de_CH"],
         # A phone may sit on the slate page all evening; the token expires with the session.
         "WTF_CSRF_TIME_LIMIT": None,
+        # Under HTTPS Flask-WTF would also demand a same-origin Referer, but every page sends
+        # Referrer-Policy: no-referrer (links hold secrets), so browsers send none and every form
+        # would fail. The CSRF token, SameSite=Lax cookies and HSTS remain.
+        "WTF_CSRF_SSL_STRICT": False,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,
         "MAX_CONTENT_LENGTH": 256 * 1024,
         "JSON_SORT_KEYS": False,
+        # Hosting (see scorekeeper/hosting.py and docs/DEPLOY.md).
+        "PUBLIC_URL": "",  # https://jass.example.ch: every link and QR code is built from it
+        "LAN_URL": "",  # set by `make run`: links for a request to 127.0.0.1 point at the LAN address
+        "PROXY_HOPS": 0,  # trusted proxies in front (X-Forwarded-* honoured from that many); 0 = none
+        "HSTS": "max-age=31536000",  # Strict-Transport-Security under HTTPS; "" sends none
+        # Rate limits (see scorekeeper/limits.py); "N per hour/minute/10 minutes".
+        "RATELIMIT_ENABLED": True,
+        "RATELIMIT_STORAGE_URI": "memory://",
+        "RATELIMIT_KEY_PREFIX": "scorekeeper",
+        "RATELIMIT_SWALLOW_ERRORS": True,  # a storage outage must not stop the evening
+        "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
+        "LIMIT_NEW_CIRCLES": "10 per hour",
+        "LIMIT_WRONG_TOKENS": "20 per 10 minutes",
+        "LIMIT_EVENING_WRITES": "120 per minute",
+        # Compression (Flask-Compress).
+        # brotli where the browser takes it (HTTPS), else gzip; static files are sent as streams,
+        # which Flask-Compress packs with brotli or deflate (not gzip).
+        "COMPRESS_ALGORITHM": ["br", "gzip", "deflate"],
+        "COMPRESS_ALGORITHM_STREAMING": ["br", "deflate"],
+        "COMPRESS_MIMETYPES": [
+            "text/html",
+            "text/css",
+            "text/plain",
+            "text/javascript",
+            "application/javascript",
+            "application/json",
+            "image/svg+xml",
+        ],
     }
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Request, current_app, has_request_context, request
 from flask_babel import Babel
+from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -29,6 +30,7 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()
+compress = Compress()
 
 LANGUAGES: tuple[str, ...] = ("en", "de_CH")
 

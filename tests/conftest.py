@@ -38,6 +38,13 @@ def _flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+TEST_LIMITS = {
+    "LIMIT_NEW_CIRCLES": "100000 per hour",
+    "LIMIT_WRONG_TOKENS": "100000 per hour",
+    "LIMIT_EVENING_WRITES": "100000 per minute",
+}
+
+
 def make_app(db_url: str, **extra: Any) -> Flask:
     """An app on ``db_url`` for tests (secret key fixed, CSRF off unless asked for)."""
     from scorekeeper.app import create_app
@@ -47,6 +54,9 @@ def make_app(db_url: str, **extra: Any) -> Flask:
         "SECRET_KEY": "test-secret-key",
         "WTF_CSRF_ENABLED": False,
         "SQLALCHEMY_DATABASE_URI": db_url,
+        # Tests play far faster than a table: the limiter wraps every view as in production,
+        # with limits no test meets (tests/hosting sets the real ones).
+        **TEST_LIMITS,
     }
     config.update(extra)
     return create_app(config)

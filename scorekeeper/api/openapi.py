@@ -15,6 +15,8 @@ ERRORS: dict[int, str] = {
     405: "Method not allowed",
     413: "Body too large",
     415: "Content-Type is not application/json",
+    429: "Rate limit reached (code rate_limited; see Retry-After): too many new circles or wrong tokens "
+    "from this address, or too many writes to this evening",
 }
 
 INFO = {
@@ -55,7 +57,7 @@ def _operation(op: Operation) -> dict[str, Any]:
     responses: dict[str, Any] = {}
     for status, (text, schema) in sorted(op.responses.items()):
         responses[str(status)] = {"description": text, **({"content": _content(schema)} if schema else {})}
-    codes = [405]
+    codes = [405, 429]
     if op.body is not None:
         codes += [400, 413, 415]
     if op.auth != "none":

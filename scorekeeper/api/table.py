@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 
 from ..engine import format_action, parse_action
 from ..game.errors import N_, RuleError
+from ..hosting import absolute_url
 from ..models import Circle, DigitalTable
 from ..services import evenings
 from ..services import table as svc
@@ -274,7 +275,7 @@ def seat_token(circle: Circle, evening_id: str, seat: int) -> Response:
     if table is None:
         raise RuleError(N_("No digital table is open for this evening."), "no_table")
     token = seat_svc.issue_seat_token(table, seat)
-    return answer({"seat": seat, "token": token, "link": request.host_url.rstrip("/") + f"/s/{token}"})
+    return answer({"seat": seat, "token": token, "link": absolute_url(f"/s/{token}")})
 
 
 @routes.operation(

@@ -18,6 +18,7 @@ from ..models import Circle, Player
 from . import tx
 from .errors import Forbidden, NotFound
 from .records import EveningSummary, PlayerRecord, history, player_records
+from .signals import token_refused
 
 CIRCLE_NAME_MAX = 80
 PLAYER_NAME_MAX = 40
@@ -72,6 +73,7 @@ def open_circle(token: str) -> tuple[Circle, bool]:
         select(Circle).where(or_(Circle.write_token_hash == digest, Circle.view_token_hash == digest))
     ).scalar_one_or_none()
     if circle is None:
+        token_refused.send("circle")
         raise NotFound(N_("This link does not open any circle."), "circle_not_found")
     can_write = hmac.compare_digest(circle.write_token_hash, digest)
     if not can_write and not hmac.compare_digest(circle.view_token_hash, digest):  # pragma: no cover

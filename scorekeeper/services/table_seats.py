@@ -20,6 +20,7 @@ from ..models import DigitalTable, TableSeat, utcnow
 from . import tx
 from .circles import TOKEN_BYTES, hash_token
 from .errors import Forbidden, NotFound
+from .signals import token_refused
 from .table_computer import COMPUTER_LEVELS
 
 TOKEN_MAX = 128
@@ -96,6 +97,7 @@ def seat_of_token(table: DigitalTable, token: str | None) -> int:
         .scalar_one_or_none()
     )
     if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, digest):
+        token_refused.send("seat")
         raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
     return row.seat
 
@@ -107,6 +109,7 @@ def table_of_token(token: str | None) -> tuple[DigitalTable, int]:
     digest = hash_token(token)
     row = tx.session().execute(select(TableSeat).where(TableSeat.token_hash == digest)).scalar_one_or_none()
     if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, digest):
+        token_refused.send("seat")
         raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
     table = tx.session().get(DigitalTable, row.table_id)
     assert table is not None

@@ -5,12 +5,12 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from flask import Flask, Response, current_app, request, url_for
+from flask import Flask, Response, request, url_for
 from flask_wtf.csrf import CSRFError
 
+from ..hosting import static_version
 from ..i18n import LANGUAGES, current_language, local_date, local_datetime, local_time
 from . import labels
 
@@ -33,13 +33,8 @@ def _headers(response: Response) -> Response:
 
 
 def asset(filename: str) -> str:
-    """A static file's URL with its modification time, so phones never keep an old script."""
-    folder = current_app.static_folder or ""
-    try:
-        stamp = int(os.stat(os.path.join(folder, filename)).st_mtime)
-    except OSError:
-        stamp = 0
-    return url_for("static", filename=filename, v=stamp)
+    """A static file's URL with a hash of its content: cached for a year, never stale (see hosting)."""
+    return url_for("static", filename=filename, v=static_version(filename))
 
 
 def _context() -> dict[str, Any]:

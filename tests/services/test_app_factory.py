@@ -40,7 +40,8 @@ def test_configuration_order(tmp_path: Path, clean_env: pytest.MonkeyPatch) -> N
     assert app.config["SQLITE_BUSY_TIMEOUT_MS"] == 444  # test config over everything
     assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://u:p@db.example:5432/jass"
     assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
-    assert app.template_folder == "../templates" and app.static_folder.endswith("static")
+    assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["connect_args"] == {"connect_timeout": 10}
+    assert app.template_folder.endswith("templates") and app.static_folder.endswith("static")
 
 
 @pytest.mark.parametrize(

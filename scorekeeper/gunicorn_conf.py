@@ -1,0 +1,53 @@
+"""Gunicorn settings of every deployment: ``gunicorn -c python:scorekeeper.gunicorn_conf ...``.
+
+Used by ``make run``, the systemd unit in docs/DEPLOY.md and the tests. Binding,
+workers and threads stay on the command line.
+
+- The access log redacts tokens (``scorekeeper.web.accesslog``).
+- Gunicorn itself trusts no ``X-Forwarded-*`` header (its default trusts them from
+  127.0.0.1): the app's ``PROXY_HOPS`` (werkzeug's ProxyFix) decides, in one place.
+- A request whose body gunicorn could not skip is answered with ``Connection: close``
+  (see ``pre_request``).
+- No control socket (see ``control_socket_disable``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+logger_class = "scorekeeper.web.accesslog.RedactingLogger"
+forwarded_allow_ips = ""
+secure_scheme_headers: dict[str, str] = {}
+# Gunicorn 25+ opens a control socket at one fixed path per user ($HOME/.gunicorn/gunicorn.ctl),
+# which two instances on one host (a test run beside `make run`) would fight over; systemd and
+# `make run` steer gunicorn with signals. (Older gunicorns ignore the unknown setting.)
+control_socket_disable = True
+
+# Gunicorn reuses a kept-alive connection only after skipping the part of a request
+# body the app did not read, and it skips at most 64 KiB (gunicorn.http.parser's
+# _DRAIN_MAX_BYTES); past that it closes the connection although its answer (a 413,
+# say) already said "keep-alive", and the client's next request on it fails. An app
+# cannot send "Connection: close" itself (gunicorn drops hop-by-hop headers), so a
+# request announcing a body this large, or of unknown length, is marked to close:
+# its answer says so and the client opens a new connection.
+DRAIN_LIMIT = 64 * 1024
+
+
+def must_close(headers: list[tuple[str, str]]) -> bool:
+    """Whether a request with these headers could leave more body than gunicorn skips."""
+    for name, value in headers:
+        upper = name.upper()
+        if upper == "CONTENT-LENGTH":
+            try:
+                if int(value) >= DRAIN_LIMIT:
+                    return True
+            except ValueError:
+                return True
+        elif upper == "TRANSFER-ENCODING" and "chunked" in value.lower():
+            return True
+    return False
+
+
+def pre_request(worker: Any, req: Any) -> None:
+    if must_close(req.headers):
+        req.must_close = True

@@ -1,0 +1,131 @@
+"""gunicorn with the project's config (scorekeeper.gunicorn_conf): a 413 leaves no kept-alive
+connection broken, and no token reaches the access log."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from scorekeeper.gunicorn_conf import DRAIN_LIMIT, must_close
+
+from .server_helpers import Server, gunicorn
+
+TOKEN = "q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0x1C"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One gunicorn for the module, on its own migrated SQLite database."""
+    from tests.conftest import migrate_to
+
+    folder = tmp_path_factory.mktemp("gunicorn")
+    url = f"sqlite:///{folder / 'db.sqlite3'}"
+    migrate_to(url)
+    with gunicorn(url, folder) as running:
+        yield running
+
+
+def _response(sock: socket.socket, buf: bytearray) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 response read off a raw socket (Content-Length framed)."""
+    while b"\r\n\r\n" not in buf:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed before a response")
+        buf += chunk
+    head, _, rest = bytes(buf).partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:])}
+    length = int(headers.get("content-length", "0"))
+    while len(rest) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed inside a body")
+        rest += chunk
+    buf[:] = rest[length:]
+    return status, headers, rest[:length]
+
+
+def _post(path: str, size: int, content_type: str = "application/json") -> bytes:
+    head = f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: {content_type}\r\nContent-Length: {size}\r\n\r\n"
+    return head.encode() + b"x" * size
+
+
+GET = b"GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "size", "status"),
+    [
+        ("/api/v1/circles", 300 * 1024, 413),  # over MAX_CONTENT_LENGTH (256 KiB)
+        ("/api/v1/circles", 100 * 1024, 413),  # over the API's own 64 KiB
+        ("/", 200 * 1024, 400),  # a form nobody reads this far (CSRF missing)
+        ("/api/v1/circles", 1000, 400),  # small: gunicorn skips the rest, the connection lives on
+    ],
+)
+def test_a_refused_body_never_breaks_the_next_request(server: Server, path: str, size: int, status: int) -> None:
+    """20 rounds on raw keep-alive sockets: either the connection carries the next request, or
+    the refusal said ``Connection: close`` (and a client then opens a new one): never a reset."""
+    kind = "application/x-www-form-urlencoded" if path == "/" else "application/json"
+    for _ in range(20):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+            buf = bytearray()
+            try:
+                sock.sendall(_post(path, size, kind))
+            except OSError:
+                pass  # the server answered and stopped reading early: the answer is still there
+            got, headers, _body = _response(sock, buf)
+            assert got == status
+            if headers.get("connection", "").lower() == "close":
+                assert size >= DRAIN_LIMIT
+                assert sock.recv(1) == b""  # and it did close
+                continue
+            sock.sendall(GET)
+            again, _h, body = _response(sock, buf)
+            assert again == 200 and json.loads(body) == {"status": "ok"}
+
+
+def test_must_close_rule() -> None:
+    assert not must_close([("CONTENT-LENGTH", str(DRAIN_LIMIT - 1))])
+    assert must_close([("CONTENT-LENGTH", str(DRAIN_LIMIT))])
+    assert must_close([("TRANSFER-ENCODING", "chunked")])
+    assert must_close([("CONTENT-LENGTH", "lots")])
+    assert not must_close([("HOST", "t")])
+
+
+def test_no_token_reaches_the_access_log(server: Server) -> None:
+    import http.client
+
+    requests = [
+        f"/c/{TOKEN}/e/abc",
+        f"/s/{TOKEN}",
+        f"/api/v1/circle?token={TOKEN}",
+        f"/?lang=de&seat_token={TOKEN}",
+        f"/static/css/app.css?{TOKEN}",
+        f"/?secret=short&x={TOKEN}",
+    ]
+    for path in requests:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        conn.request("GET", path, headers={"Referer": f"http://t/c/{TOKEN}"})
+        conn.getresponse().read()
+        conn.close()
+    log = server.wait_for_log("&x=")
+    assert TOKEN not in log
+    assert "secret=…" in log and "token=…" in log and "GET /c/…/e/abc" in log
+    assert re.search(r"GET /\?lang=de&seat_token=… HTTP/1.1", log)
+
+
+def test_gunicorn_trusts_no_forwarded_header_itself(server: Server) -> None:
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("GET", "/", headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.5"})
+    resp = conn.getresponse()
+    resp.read()
+    conn.close()
+    assert resp.getheader("Strict-Transport-Security") is None  # not taken for HTTPS
+    assert "203.0.113.5" not in server.wait_for_log('"GET / HTTP/1.1"')
