@@ -34,7 +34,6 @@ def policy_player(
     trick = game.trick
     points = tuple(game.points)
     teams_t = tuple(teams)
-    n = len(hands)
 
     def choose(seat: int, legal: int) -> int:
         if not legal & (legal - 1):  # a single legal card
@@ -47,7 +46,6 @@ def policy_player(
             hands[seat],
             legal,
             trick,
-            (seat - len(trick)) % n,
             seat,
             game.mode,
             unplayed,
@@ -77,7 +75,4 @@ def policy_playout(
     seat, the last trick's 5 included; tricks won here per seat)."""
     game = Playout(hands, leader, modes, points, trick)
     pts, winners = game.run(policy_player(game, teams, rnd, eps, avoid, declaring_team))
-    won = [0] * len(pts)
-    for w in winners:
-        won[w] += 1
-    return pts, won
+    return pts, [winners.count(s) for s in range(len(pts))]

@@ -101,7 +101,6 @@ def choose_card(
     hand: int,
     legal: int,
     trick: tuple[int, ...] | list[int],
-    leader: int,
     seat: int,
     mid: int,
     unplayed: int,
@@ -129,7 +128,7 @@ def choose_card(
         if st[c] > best:
             best = st[c]
             win = i
-    friend = teams[(leader + win) % n] == teams[seat]
+    friend = teams[(seat - len(trick) + win) % n] == teams[seat]  # the seat of the winning card
     last = len(trick) == n - 1
     if avoid:
         return _duck(cs, st, best, friend, last, mid, points)

@@ -129,7 +129,6 @@ def policy_card(k: Knowledge, view: SeatView, legal: list[int]) -> int:
         k.hand,
         lm,
         k.trick,
-        k.leader,
         k.seat,
         mode_id(view.trick_mode),
         k.unknown | k.hand,
