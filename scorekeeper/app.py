@@ -8,20 +8,15 @@ server (and its workers) start.
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
 
+from . import api, hosting, limits, ops, web
 from . import config as cfg
-from . import hosting, limits, ops
 from .extensions import babel, compress, csrf, db, migrate, select_locale
-
-# The pages and the API, registered when present; config PARTS overrides the list
-# (the service tests use PARTS=() to run without the web layer).
-OPTIONAL_PARTS = ("scorekeeper.web", "scorekeeper.api")
 
 
 def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: str | None = None) -> Flask:
@@ -60,8 +55,8 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         configure_engine(db.engine, busy_timeout_ms=int(app.config["SQLITE_BUSY_TIMEOUT_MS"]))
 
     ops.init_app(app)
-    for name in app.config.get("PARTS", OPTIONAL_PARTS):
-        _register_optional(app, name)
+    web.register(app)
+    api.register(app)
     limits.init_app(app)  # by endpoint, so after every part is registered
     return app
 
@@ -83,19 +78,3 @@ def _prepare_database(app: Flask) -> None:
         if uri.startswith("postgresql"):  # an unreachable server fails in seconds, not minutes (/readyz)
             options["connect_args"] = {"connect_timeout": 10, **dict(options.get("connect_args") or {})}
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
-
-
-def _register_optional(app: Flask, name: str) -> None:
-    """Register the pages or the API if that package exists; its own import errors still raise."""
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return
-        raise
-    register = getattr(module, "register", None)
-    if register is None and getattr(module, "__file__", None) is None:
-        return  # a namespace package: the folder exists, its __init__.py not yet
-    if register is None:
-        raise RuntimeError(f"{name} must define register(app)")
-    register(app)

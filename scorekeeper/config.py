@@ -49,6 +49,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,
         "MAX_CONTENT_LENGTH": 256 * 1024,
+        # The computers' level at the digital table when the organiser picks none (bots.LEVELS).
+        "TABLE_COMPUTER_LEVEL": "normal",
         "JSON_SORT_KEYS": False,
         # Hosting (see scorekeeper/hosting.py and docs/DEPLOY.md).
         "PUBLIC_URL": "",  # https://jass.example.ch: every link and QR code is built from it

@@ -32,8 +32,6 @@ csrf = CSRFProtect()
 babel = Babel()
 compress = Compress()
 
-LANGUAGES: tuple[str, ...] = ("en", "de_CH")
-
 
 def normalize_language(code: str | None) -> str | None:
     """``de``, ``de-CH``, ``de_DE``, ``gsw`` -> ``de_CH``; ``en-GB`` -> ``en``; else None."""

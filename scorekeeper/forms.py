@@ -8,6 +8,7 @@ values are there and have the right type. Every form carries the CSRF token.
 from __future__ import annotations
 
 import uuid
+from decimal import Decimal
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
@@ -71,36 +72,48 @@ class PointsInput(NumberInput):
         return super().__call__(field, **kwargs)
 
 
-class ClearIntegerField(IntegerField):
-    """A whole number whose "not a number" message says what is expected (``message``)."""
+class _ClearMessage(Field):
+    """A field whose "not a valid value" message says what is expected (``message``)."""
+
+    data: Any
 
     def __init__(self, *args: Any, message: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.clear_message = message
+
+    def not_valid(self) -> Any:
+        """The field type's own message, when no ``message`` was given."""
+        raise NotImplementedError
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         try:
             super().process_formdata(valuelist)
         except ValueError:
             self.data = None
-            raise ValueError(self.clear_message or self.gettext("Not a valid integer value.")) from None
+            raise ValueError(self.clear_message or self.not_valid()) from None
 
 
-class ClearDecimalField(DecimalField):
+class ClearIntegerField(_ClearMessage, IntegerField):
+    """A whole number whose "not a number" message says what is expected (``message``)."""
+
+    data: int | None
+
+    def not_valid(self) -> Any:
+        return self.gettext("Not a valid integer value.")
+
+
+class ClearDecimalField(_ClearMessage, DecimalField):
     """An amount: ``0.50`` or ``0,50`` (Swiss keyboards); a clear message for anything else."""
 
-    def __init__(self, *args: Any, message: Any = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.clear_message = message
+    data: Decimal | None
+
+    def not_valid(self) -> Any:
+        return self.gettext("Not a valid decimal value.")
 
     def process_formdata(self, valuelist: list[Any]) -> None:
         if valuelist and isinstance(valuelist[0], str):
             valuelist = [valuelist[0].strip().replace(",", ".").replace("'", "")]
-        try:
-            super().process_formdata(valuelist)
-        except ValueError:
-            self.data = None
-            raise ValueError(self.clear_message or self.gettext("Not a valid decimal value.")) from None
+        super().process_formdata(valuelist)
 
 
 STAKE_MESSAGE = _l("The stake is an amount in francs from 0 to 1000, for example 0.50.")
@@ -113,8 +126,12 @@ class MultiCheckboxField(SelectMultipleField):
     option_widget = CheckboxInput()
 
 
-class ActionForm(FlaskForm):
-    """POST-only buttons (undo, end, draw cuts): CSRF, the version seen, a request id."""
+class ButtonForm(FlaskForm):
+    """A POST-only button with nothing to send but the CSRF token (``{{ button.csrf_token }}``)."""
+
+
+class ActionForm(ButtonForm):
+    """POST-only buttons that change an evening (undo, end, draw cuts): also the version seen, a request id."""
 
     expected_version = IntegerField(validators=[InputRequired()])
     request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
@@ -282,6 +299,7 @@ def suit_order_default(variant: Variant) -> str:
 __all__ = [
     "ActionForm",
     "AddPlayerForm",
+    "ButtonForm",
     "CreateCircleForm",
     "CutForm",
     "EXTRA_ROWS",

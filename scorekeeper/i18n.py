@@ -1,22 +1,17 @@
-"""Language choice and translation helpers for the web layer.
+"""The user's language: which one, typed gettext, dates and times in the browser's region.
 
-The pure packages raise ``RuleError(message, code, **params)`` with an English
-template marked ``N_``. Here the template is translated with gettext and the
-parameters filled in; a ``Card``, ``Suit`` or ``Contract`` parameter is named in
-the evening's deck style and the user's language.
+The language itself is chosen by ``extensions.select_locale`` (``?lang=``, the
+``lang`` cookie, the browser's Accept-Language). ``gettext``/``_`` and ``ngettext``
+are Flask-Babel's, typed (Flask-Babel ships no type information): every module that
+shows text imports them from here. Error texts and the names of rows, contracts and
+cards live in ``scorekeeper.present``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from flask_babel import get_locale, gettext
-
-from .extensions import normalize_language, select_locale  # noqa: F401  (one language rule)
-from .game.cards import Card, DeckStyle, Suit, card_name, suit_name
-from .game.contracts import Contract
-from .game.errors import RuleError
+import flask_babel
 
 if TYPE_CHECKING:
     from babel import Locale
@@ -26,42 +21,22 @@ DEFAULT_LANGUAGE = "en"
 LANG_COOKIE = "lang"  # read by extensions.language_from (the locale selector)
 
 
+def gettext(string: str, **variables: Any) -> str:
+    """``string`` in the user's language, ``%(name)s`` filled from ``variables``."""
+    return str(flask_babel.gettext(string, **variables))
+
+
+_ = gettext
+
+
+def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """The singular or plural form for ``num`` (``%(num)s`` is filled too)."""
+    return str(flask_babel.ngettext(singular, plural, num, **variables))
+
+
 def current_language() -> str:
-    loc = get_locale()
+    loc = flask_babel.get_locale()
     return str(loc) if loc is not None else DEFAULT_LANGUAGE
-
-
-def render_param(value: Any, deck: DeckStyle | str = DeckStyle.SWISS, language: str | None = None) -> str:
-    """A message parameter as text: cards and suits by name in the deck style and language."""
-    lang = language or current_language()
-    if isinstance(value, Card):
-        return card_name(value, deck, lang)
-    if isinstance(value, Suit):
-        return suit_name(value, deck, lang)
-    if isinstance(value, Contract):
-        from .web.labels import contract_label  # late: labels imports this module
-
-        return contract_label(value, deck)
-    return str(value)
-
-
-def translate_error(
-    err: RuleError, deck: DeckStyle | str = DeckStyle.SWISS, shown: Mapping[str, str] | None = None
-) -> str:
-    """The error's message in the user's language with its parameters filled in.
-
-    ``shown`` replaces parameters by display text the caller knows better (a row key
-    by the row's name, a seat number by the player's name).
-    """
-    template = gettext(err.message)
-    if not err.params:
-        return template
-    params = {k: render_param(v, deck) for k, v in err.params.items()}
-    params.update({k: v for k, v in (shown or {}).items() if k in params})
-    try:
-        return template % params
-    except (KeyError, ValueError, TypeError):
-        return template
 
 
 # --- dates and times in the browser's region ------------------------------------------
@@ -89,9 +64,7 @@ def format_locale() -> Locale:
 
 
 def _local(value: Any) -> Any:
-    from flask_babel import to_user_timezone
-
-    return to_user_timezone(value)
+    return flask_babel.to_user_timezone(value)
 
 
 def local_date(value: Any) -> str:

@@ -8,15 +8,21 @@ the only derived value stored is ``Evening.version`` (the change counter phones 
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
-from .extensions import db
+from .extensions import Base, db
+
+if TYPE_CHECKING:  # db.Model is made at run time; for the type checker it is the declarative base
+    Model = Base
+else:
+    Model = db.Model
 
 REQUEST_ID_LEN = 64
 
@@ -47,7 +53,16 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(12)
 
 
-class Circle(db.Model):
+# The shape of every public id handed out (evenings, digital tables): url-safe token
+# characters. Anything else is refused before it reaches the database.
+PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def is_public_id(text: object) -> bool:
+    return isinstance(text, str) and PUBLIC_ID.fullmatch(text) is not None
+
+
+class Circle(Model):
     """A "Jassrunde": players and their evenings, reached only by secret links."""
 
     __tablename__ = "circles"
@@ -71,7 +86,7 @@ class Circle(db.Model):
         return f"<Circle {self.public_id} {self.name!r}>"
 
 
-class Player(db.Model):
+class Player(Model):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("circle_id", "name"),)
 
@@ -86,7 +101,7 @@ class Player(db.Model):
         return f"<Player {self.name!r}>"
 
 
-class Evening(db.Model):
+class Evening(Model):
     __tablename__ = "evenings"
     __table_args__ = (
         # start_evening is idempotent per circle.
@@ -131,7 +146,7 @@ class Evening(db.Model):
         return f"<Evening {self.public_id} v{self.version} {self.status}>"
 
 
-class Seat(db.Model):
+class Seat(Model):
     """Who sat where: seats 0..n-1 in playing order (anticlockwise)."""
 
     __tablename__ = "seats"
@@ -145,7 +160,7 @@ class Seat(db.Model):
     player: Mapped[Player] = relationship(lazy="joined")
 
 
-class EntryRow(db.Model):
+class EntryRow(Model):
     """Append-only log of an evening's slate.
 
     ``kind``: ``hand`` (a new hand), ``correction`` (replaces the entry whose row has
@@ -187,7 +202,7 @@ class EntryRow(db.Model):
         return f"<EntryRow #{self.seq} {self.kind} {self.row_key}>"
 
 
-class CutRow(db.Model):
+class CutRow(Model):
     """How a tie in a row was decided by cutting cards (three players).
 
     ``end``: ``high`` (tie for the sticks), ``low`` (for the potatoes) or ``all``
@@ -212,7 +227,7 @@ class CutRow(db.Model):
     evening: Mapped[Evening] = relationship(back_populates="cuts")
 
 
-class AppliedRequest(db.Model):
+class AppliedRequest(Model):
     """Every request id an evening has seen, whatever it did: a repeat is a no-op."""
 
     __tablename__ = "applied_requests"
@@ -225,7 +240,7 @@ class AppliedRequest(db.Model):
 
 
 # --- the digital table (issue 4) ------------------------------------------------------
-class DigitalTable(db.Model):
+class DigitalTable(Model):
     """A table dealt by the app for an evening: seats on phones or computer players.
 
     Its hands and their actions are append-only rows; the engine state is rebuilt by
@@ -256,7 +271,7 @@ class DigitalTable(db.Model):
         return f"<DigitalTable {self.public_id} v{self.version} {self.status}>"
 
 
-class TableSeat(db.Model):
+class TableSeat(Model):
     """A seat at a digital table: held by a phone (sha256 of its token) or a computer."""
 
     __tablename__ = "table_seats"
@@ -267,9 +282,11 @@ class TableSeat(db.Model):
     computer: Mapped[bool] = mapped_column(default=False)
     level: Mapped[str] = mapped_column(String(8), default="normal", server_default="normal")  # a computer's level
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # When the computer in this seat could not move: it waits until retried or handed to a phone.
+    failed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
-class TableHand(db.Model):
+class TableHand(Model):
     """One hand dealt at a digital table: the shuffled deck and what it was dealt for."""
 
     __tablename__ = "table_hands"
@@ -286,7 +303,7 @@ class TableHand(db.Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
-class TableAction(db.Model):
+class TableAction(Model):
     """Append-only: every pass, announcement, Komisch block and card, in order."""
 
     __tablename__ = "table_actions"

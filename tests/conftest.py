@@ -74,7 +74,7 @@ def migrate_to(url: str, revision: str = "head", *, down: bool = False) -> None:
     """Run the real migrations (``flask db upgrade/downgrade``) against ``url``."""
     import flask_migrate
 
-    app = make_app(url, PARTS=())
+    app = make_app(url)
     with app.app_context():
         if down:
             flask_migrate.downgrade(revision=revision)

@@ -1,28 +1,149 @@
-"""Helpers for tests of every layer (``tests/`` is on the path: ``from shared_helpers import ...``).
+"""Helpers more than one layer of the tests uses (``from shared_helpers import ...``).
 
-- ``SOAK``: ``SCOREKEEPER_SOAK=1`` asks property tests for long runs (many more examples).
-- Rule sets and deals for hands of cards: ``any_ruleset`` (one row playable as any
-  contract), ``contracts_for`` (every contract a table of that size plays),
-  ``row_contracts`` (every contract a row accepts), ``deck_for`` (a deck that deals
-  rigged hands).
+Every layer keeps its own helpers in ONE module next to its tests (``game``: none;
+``engine_helpers``, ``bots_helpers``, ``scoring_helpers``, ``render_helpers``,
+``web_helpers``, ``api_helpers``, ``services_helpers``, ``table_helpers``,
+``e2e_helpers``, ``i18n_helpers``), imported the same way: by module name (pytest puts
+each test folder, and this one, on the import path).
 
-A layer's own helpers live in one module per test folder (``engine_helpers``,
-``bots_helpers``, ``scoring_helpers``, ``render_helpers``), which hands these on, so
-a test module imports its helpers from one place.
+- ``rid``: a fresh request id; ``SOAK``: long property runs (``SCOREKEEPER_SOAK=1``);
+- ``race``: jobs released together, as several phones or workers would write;
+- ``forms``/``hidden``/``flashes``: a page's forms and messages read as a phone sends them;
+  ``hand_data``: a hand as the record form's fields;
+- hands of cards: ``any_ruleset`` (one row, ``any``, playable as any contract),
+  ``contracts_for`` (every contract a table of that size plays), ``row_contracts``
+  (every contract a row accepts), ``deck_for`` (a deck that deals rigged hands).
 """
 
 from __future__ import annotations
 
+import html as html_lib
+import itertools
 import os
 import random
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+from flask import Flask
 
 from scorekeeper.engine.actions import CONTRACTS
 from scorekeeper.game.cards import parse_cards
 from scorekeeper.game.contracts import Contract, Kind, all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import BarrelRule, Row, RuleSet, Variant
 
 SOAK = os.environ.get("SCOREKEEPER_SOAK", "").strip().lower() in ("1", "true", "yes", "on")
+_ids = itertools.count(1)
 
+
+def rid(prefix: str = "r") -> str:
+    """A fresh request id (unique in the test run)."""
+    return f"{prefix}-{next(_ids)}"
+
+
+def race(
+    app: Flask,
+    jobs: list[Callable[..., Any]],
+    *,
+    prepare: Callable[[], Any] | None = None,
+    timeout: float = 60.0,
+) -> list[Any]:
+    """Each job in its own thread and app context, released together by a barrier.
+
+    ``prepare`` runs in the job's context before the barrier (e.g. a phone reading the
+    slate) and its result is passed to the job. Returns each job's result or exception.
+    """
+    results: list[Any] = [None] * len(jobs)
+    barrier = threading.Barrier(len(jobs))
+
+    def run(i: int) -> None:
+        try:
+            with app.app_context():
+                args = () if prepare is None else (prepare(),)
+                barrier.wait(timeout=10)
+                results[i] = jobs[i](*args)
+        except BaseException as exc:  # noqa: BLE001 - reported to the test thread
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=timeout)
+    return results
+
+
+# --- pages, read as a phone sends them ---------------------------------------------------
+@dataclass
+class Form:
+    action: str
+    fields: dict[str, str] = field(default_factory=dict)
+
+
+class _Forms(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[Form] = []
+        self._current: Form | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "form":
+            self._current = Form(a.get("action", ""))
+            self.forms.append(self._current)
+        elif tag == "input" and self._current is not None and a.get("type") == "hidden" and "name" in a:
+            self._current.fields[a["name"]] = a.get("value", "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._current = None
+
+
+def forms(html: str) -> list[Form]:
+    p = _Forms()
+    p.feed(html)
+    return p.forms
+
+
+def hidden(html: str, action_end: str) -> dict[str, str]:
+    """The hidden fields (CSRF token, request id, version...) of the form posting to ``...action_end``."""
+    for f in forms(html):
+        if f.action.split("#")[0].split("?")[0].endswith(action_end):
+            return dict(f.fields)
+    raise AssertionError(f"no form posting to {action_end!r}")
+
+
+def flashes(html: str) -> list[str]:
+    return [
+        html_lib.unescape(re.sub(r"\s+", " ", m).strip())
+        for m in re.findall(r'<p class="flash flash-\w+">(.*?)</p>', html, re.S)
+    ]
+
+
+def hand_data(entry: HandEntry) -> dict[str, str]:
+    """A hand as the record form's fields."""
+    data = {"declarer": str(entry.declarer_seat)}
+    if entry.seich:
+        data["seich"] = "y"
+        return data
+    data.update(
+        row=entry.row_key or "",
+        played_as=entry.contract.code if entry.contract else "",
+        declarer_points=str(entry.declarer_points),
+        defender_points=str(entry.defender_points),
+    )
+    if entry.match:
+        data["match"] = "y"
+    if entry.countermatch:
+        data["countermatch"] = "y"
+    return data
+
+
+# --- hands of cards -------------------------------------------------------------------
 ANY_ROW = Row("any", tuple(Kind), 1)
 
 

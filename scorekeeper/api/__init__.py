@@ -5,6 +5,16 @@
 form cannot send cross-site without a preflight). Every answer under ``/api/v1``,
 errors included, is JSON; see ``errors`` for the codes and statuses and
 ``/api/v1/openapi.json`` for the document.
+
+- ``blueprint``: the blueprint, its route registry and the helpers the views share;
+  ``registry``: ``ApiRoutes.operation`` registers a view AND its OpenAPI description,
+  and runs the common checks (token, media type, body against its schema);
+- ``shapes``: the JSON Schemas of bodies and answers (one source for both);
+  ``validation``: input checked against them; ``openapi``: the OpenAPI document;
+- ``serialize``: JSON from the services' values and an evening's snapshot;
+- ``auth``, ``errors``; the views: ``routes_circle``, ``routes_evening``, ``routes_table``.
+
+The API never imports the pages (``web``); shared words come from ``present``.
 """
 
 from __future__ import annotations
@@ -20,12 +30,12 @@ from ..extensions import csrf
 from ..game.errors import RuleError
 from ..services import evenings as svc
 from ..services.errors import StaleVersion
-from . import routes_circle, routes_evening, table  # noqa: F401  (the views register themselves)
+from . import routes_circle, routes_evening, routes_table  # noqa: F401  (the views register themselves)
 from .blueprint import bp, routes
 from .errors import ApiError, api_error_response, http_error_response, rule_error_response
 from .openapi import document
-from .present import slate_dict
-from .spec import PREFIX
+from .registry import PREFIX
+from .serialize import slate_dict
 
 __all__ = ["bp", "register", "routes"]
 
@@ -52,8 +62,8 @@ def _rule_error(err: RuleError) -> Response:
     names = [p.name for p in evening.players]
     extra: dict[str, Any] = {}
     if isinstance(err, StaleVersion):  # the fresh slate, read after the failed write rolled back
-        fresh = svc.get_evening(g.api_circle, g.api_evening_id)
-        extra = {"version": fresh.version, "slate": slate_dict(fresh, svc.load_slate(fresh))}
+        fresh = svc.load_snapshot(svc.get_evening(g.api_circle, g.api_evening_id))
+        extra = {"version": fresh.version, "slate": slate_dict(fresh)}
     return rule_error_response(err, ruleset, names, extra)
 
 
@@ -73,9 +83,7 @@ def _routing_errors() -> Response | None:
     under_api = request.path == PREFIX or request.path.startswith(PREFIX + "/")
     if exc is None or isinstance(exc, RequestRedirect) or not under_api:
         return None
-    if isinstance(exc, HTTPException):
-        return http_error_response(exc)
-    return None  # pragma: no cover - werkzeug raises only HTTP exceptions while routing
+    return http_error_response(exc)
 
 
 @bp.after_request

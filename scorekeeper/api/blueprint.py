@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Blueprint, g, jsonify
@@ -12,29 +11,20 @@ from ..game.contracts import Contract
 from ..game.hand_entry import HandEntry
 from ..models import Circle, Evening
 from ..services import evenings as svc
-from ..services.errors import NotFound
 from .auth import can_write_now
 from .errors import ApiError
-from .present import evening_dict
-from .spec import PREFIX, ApiRoutes
+from .registry import PREFIX, ApiRoutes, parameter
+from .serialize import evening_dict
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 routes = ApiRoutes(bp)
 
-PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-PATH_EVENING = {
-    "name": "evening_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string"},
-    "description": "The evening's public id.",
-}
+PATH_EVENING = parameter("evening_id", "path", {"type": "string"}, "The evening's public id.")
+QUERY_VERSION = parameter("v", "query", {"type": "integer"}, "The version the client has.")
 
 
 def load_evening(circle: Circle, evening_id: str) -> Evening:
     """The circle's evening (NotFound otherwise); remembered for translating errors."""
-    if not PUBLIC_ID.fullmatch(evening_id):  # not an id we hand out (and no NUL reaches PostgreSQL)
-        raise NotFound()
     evening = svc.get_evening(circle, evening_id)
     g.api_circle = circle
     g.api_evening_id = evening_id
@@ -51,7 +41,8 @@ def answer(data: Any, status: int = 200, **headers: str) -> Response:
 
 
 def evening_answer(evening: Evening, status: int = 200) -> Response:
-    return answer(evening_dict(evening, can_write=can_write_now()), status)
+    """The whole evening as it stands (its snapshot, read once)."""
+    return answer(evening_dict(svc.load_snapshot(evening), can_write=can_write_now()), status)
 
 
 def hand_from_body(body: dict[str, Any]) -> HandEntry:

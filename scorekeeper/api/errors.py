@@ -28,6 +28,7 @@ from ..game.cards import Card, Suit
 from ..game.contracts import Contract
 from ..game.errors import RuleError
 from ..game.rulesets import RuleSet
+from ..present.errors import error_text
 from ..services.errors import Forbidden, NotFound, StaleVersion
 
 # Messages of the API's own codes (rules bring their own, from the core).
@@ -143,8 +144,6 @@ def rule_error_response(
         return api_error_response(ApiError("not_found"))
     if isinstance(err, Forbidden):
         return api_error_response(ApiError("read_only"))
-    from ..web.common import error_text  # the pages' translation of rule errors (row and seat names)
-
     body = error_body(err.code, error_text(err, ruleset, names), err.params)
     body.update(extra or {})
     response = jsonify(body)

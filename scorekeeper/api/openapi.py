@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .components import SCHEMAS, ref
-from .spec import PREFIX, Operation
+from .registry import PREFIX, Operation
+from .shapes import SCHEMAS, ref
 
 ERRORS: dict[int, str] = {
     400: "Bad shape: invalid JSON, a missing field, a wrong type, an unknown field, a value out of range",

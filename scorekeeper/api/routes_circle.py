@@ -7,14 +7,14 @@ from typing import Any
 from flask import url_for
 from werkzeug.wrappers import Response
 
-from ..game.rulesets import RuleSet, Stake, Variant, default_ruleset
+from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of
 from ..models import Circle
 from ..services import circles as circle_service
 from ..services import evenings as svc
 from .auth import can_write_now
 from .blueprint import answer, evening_answer, routes
 from .errors import ApiError
-from .present import circle_dict, player_dict, players_of, record_dict, summary_dict
+from .serialize import circle_dict, player_dict, players_of, record_dict, summary_dict
 
 NAME_EXAMPLE = {"name": "Donnschtig-Jass"}
 START_EXAMPLE = {
@@ -127,14 +127,13 @@ def ruleset_from(body: dict[str, Any]) -> RuleSet:
     """The rule set of a start request: the variant's defaults adjusted by the options given."""
     variant = Variant(body["variant"])
     options: dict[str, Any] = body.get("options") or {}
-    defaults = default_ruleset(variant).stake
     stake_in: dict[str, Any] = body.get("stake") or {}
     try:
-        stake = Stake(
-            rappen=stake_in.get("rappen", defaults.rappen),
-            # three players: per stick (the pages do the same)
-            per_points=1 if variant is Variant.THREE else stake_in.get("per_points", defaults.per_points),
-            round_to=stake_in.get("round_to", defaults.round_to),
+        stake = stake_of(
+            variant,
+            rappen=stake_in.get("rappen"),
+            per_points=stake_in.get("per_points"),
+            round_to=stake_in.get("round_to"),
         )
         return default_ruleset(
             variant,
@@ -143,7 +142,7 @@ def ruleset_from(body: dict[str, Any]) -> RuleSet:
             barrel=options.get("barrel"),
             undenufe_six11=bool(options.get("undenufe_six11", False)),
             stake=stake,
-            deck=options.get("deck", "swiss"),
+            deck=options.get("deck"),
             factors=options.get("factors") or None,
         )
     except KeyError as err:

@@ -10,17 +10,14 @@ from werkzeug.wrappers import Response
 from ..models import Circle
 from ..scoring.final import Cut
 from ..services import evenings as svc
-from .blueprint import PATH_EVENING, answer, evening_answer, hand_from_body, load_evening, routes
-from .present import cut_dict, entries_dict, log_dict, slate_dict, standing_dict, tie_dict
+from .blueprint import PATH_EVENING, QUERY_VERSION, answer, evening_answer, hand_from_body, load_evening, routes
+from .registry import parameter
+from .serialize import cut_dict, entries_dict, log_dict, slate_dict, standing_dict, tie_dict
 
 E = "/evenings/<evening_id>"
-PATH_INDEX = {
-    "name": "index",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "integer", "minimum": 0},
-    "description": "Position of the hand on the slate, 0-based (hand number - 1).",
-}
+PATH_INDEX = parameter(
+    "index", "path", {"type": "integer", "minimum": 0}, "Position of the hand on the slate, 0-based (hand number - 1)."
+)
 WRITE = {
     409: ("Stale `expected_version`: nothing written; the current version and the fresh slate", "StaleError"),
     422: ("A rule forbids it (stable code and message)", "Error"),
@@ -58,24 +55,9 @@ def evening(circle: Circle, evening_id: str) -> Response:
     tag="evenings",
     description="204 (no body) while `If-None-Match` or `?v=` names the current version, else 200 with an ETag.",
     responses={200: ("The current version", "Version"), 204: ("Unchanged", None)},
-    query=(
-        PATH_EVENING,
-        {
-            "name": "v",
-            "in": "query",
-            "required": False,
-            "schema": {"type": "integer"},
-            "description": "The version the client has.",
-        },
-    ),
+    query=(PATH_EVENING, QUERY_VERSION),
     headers=(
-        {
-            "name": "If-None-Match",
-            "in": "header",
-            "required": False,
-            "schema": {"type": "string"},
-            "description": 'The ETag of the version the client has, e.g. `"7"`.',
-        },
+        parameter("If-None-Match", "header", {"type": "string"}, 'The ETag of the version the client has, e.g. `"7"`.'),
     ),
 )
 def version(circle: Circle, evening_id: str) -> Response:
@@ -102,8 +84,7 @@ def answer_empty(etag: str) -> Response:
     query=(PATH_EVENING,),
 )
 def slate(circle: Circle, evening_id: str) -> Response:
-    ev = load_evening(circle, evening_id)
-    return answer(slate_dict(ev, svc.load_slate(ev)))
+    return answer(slate_dict(svc.load_snapshot(load_evening(circle, evening_id))))
 
 
 @routes.operation(
@@ -115,8 +96,7 @@ def slate(circle: Circle, evening_id: str) -> Response:
     query=(PATH_EVENING,),
 )
 def entries(circle: Circle, evening_id: str) -> Response:
-    ev = load_evening(circle, evening_id)
-    return answer(entries_dict(ev, svc.load_slate(ev).entries))
+    return answer(entries_dict(svc.load_snapshot(load_evening(circle, evening_id))))
 
 
 @routes.operation(
@@ -175,9 +155,8 @@ def correct_entry(circle: Circle, evening_id: str, index: int, body: dict[str, A
     query=(PATH_EVENING,),
 )
 def corrections(circle: Circle, evening_id: str) -> Response:
-    ev = load_evening(circle, evening_id)
-    items = [log_dict(item) for item in svc.entry_log(ev) if item.kind != "hand"]
-    return answer({"version": ev.version, "items": items})
+    snap = svc.load_snapshot(load_evening(circle, evening_id))
+    return answer({"version": snap.version, "items": [log_dict(item) for item in snap.corrections]})
 
 
 @routes.operation(
@@ -208,10 +187,13 @@ def undo(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     query=(PATH_EVENING,),
 )
 def cuts(circle: Circle, evening_id: str) -> Response:
-    ev = load_evening(circle, evening_id)
-    decided, pending = svc.cuts_and_pending(ev)
+    snap = svc.load_snapshot(load_evening(circle, evening_id))
     return answer(
-        {"version": ev.version, "cuts": [cut_dict(c) for c in decided], "pending": [tie_dict(t) for t in pending]}
+        {
+            "version": snap.version,
+            "cuts": [cut_dict(c) for c in snap.cuts],
+            "pending": [tie_dict(t) for t in snap.pending],
+        }
     )
 
 
@@ -300,5 +282,4 @@ def reopen(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     query=(PATH_EVENING,),
 )
 def result(circle: Circle, evening_id: str) -> Response:
-    ev = load_evening(circle, evening_id)
-    return answer(standing_dict(ev, svc.load_slate(ev)))
+    return answer(standing_dict(svc.load_snapshot(load_evening(circle, evening_id))))

@@ -218,6 +218,36 @@ def _jokers(rows: list[Row], keys: tuple[str, ...], factors: Iterable[int]) -> l
     return [Row(key, tuple(kinds), f) for key, f in zip(keys, factors, strict=False)]
 
 
+# The variants' stakes (DECISIONS.md): CHF 1 per stick; 10 Rappen per 10 points; the
+# club's totals are ten times larger: 10 Rappen per 100 points.
+DEFAULT_STAKES = {
+    Variant.THREE: Stake(rappen=100, per_points=1),
+    Variant.TEAMS: Stake(rappen=10, per_points=10),
+    Variant.SOLO4: Stake(rappen=10, per_points=10),
+    Variant.CLUB: Stake(rappen=10, per_points=100),
+}
+
+
+def stake_of(
+    variant: Variant | str, *, rappen: int | None = None, per_points: int | None = None, round_to: int | None = None
+) -> Stake:
+    """The stake of a variant: its default where a value is not given. Three players pay
+    per stick: their ``per_points`` is 1 whatever was asked."""
+    variant = Variant(variant)
+    base = DEFAULT_STAKES[variant]
+    return Stake(
+        rappen=base.rappen if rappen is None else rappen,
+        per_points=1 if variant is Variant.THREE else (base.per_points if per_points is None else per_points),
+        round_to=base.round_to if round_to is None else round_to,
+    )
+
+
+def default_deck(variant: Variant | str) -> DeckStyle:
+    """The suit names a variant is played with unless the table chooses: French for the club
+    variant (its rows are named Ecke, Kreuz, Schaufel, Herz), Swiss for the others."""
+    return DeckStyle.FRENCH if Variant(variant) is Variant.CLUB else DeckStyle.SWISS
+
+
 def default_ruleset(
     variant: Variant | str,
     *,
@@ -226,10 +256,13 @@ def default_ruleset(
     barrel: BarrelRule | str | None = None,
     undenufe_six11: bool = False,
     stake: Stake | None = None,
-    deck: DeckStyle | str = DeckStyle.SWISS,
+    deck: DeckStyle | str | None = None,
     factors: dict[str, int] | None = None,
 ) -> RuleSet:
-    """The rule set of a variant with its defaults, adjusted by the given options."""
+    """The rule set of a variant with its defaults, adjusted by the given options.
+
+    ``deck`` None: the variant's own (``default_deck``); ``stake`` None: ``stake_of(variant)``.
+    """
     variant = Variant(variant)
     extras = [e for e in EXTRA_ROWS if e in set(extra_rows)]
     if set(extra_rows) - set(EXTRA_ROWS):
@@ -246,7 +279,6 @@ def default_ruleset(
             Row("gustav", (Kind.GUSTAV,), 3),
         ]
         rows += _jokers(rows, ("joker1", "joker2"), (3, 3))
-        default_stake = Stake(rappen=100, per_points=1)
     elif variant in (Variant.TEAMS, Variant.SOLO4):
         order = SUIT_ORDERS[suit_order or "pagat"]
         rows = _suit_rows(order, (1, 2, 3, 4)) + [
@@ -258,7 +290,6 @@ def default_ruleset(
             rows.append(Row(e, (extra_kinds[e],), 7 + i))
         f = 7 + len(extras)
         rows += _jokers(rows, ("joker1", "joker2"), (f, f + 1))
-        default_stake = Stake(rappen=10, per_points=10)
     else:
         order = SUIT_ORDERS[suit_order or "club"]
         rows = _suit_rows(order, (1, 2, 3, 4)) + [
@@ -271,14 +302,13 @@ def default_ruleset(
             Row("komisch", (Kind.KOMISCH,), 11),
         ]
         rows += _jokers(rows, ("twelve",), (12,))
-        default_stake = Stake(rappen=10, per_points=100)
     rs = RuleSet(
         variant=variant,
         rows=tuple(rows),
         barrel=BarrelRule(barrel) if barrel else (BarrelRule.BOOK if variant is Variant.THREE else BarrelRule.ONLINE),
         undenufe_six11=undenufe_six11,
         seich=variant is Variant.CLUB,
-        stake=stake or default_stake,
-        deck=DeckStyle(deck),
+        stake=stake or stake_of(variant),
+        deck=default_deck(variant) if deck is None else DeckStyle(deck),
     )
     return rs.with_factors(factors) if factors else rs

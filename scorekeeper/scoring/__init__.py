@@ -8,7 +8,7 @@ vocabulary: ``scorekeeper.game.hand_entry``.
 """
 
 from .entries import ERROR_CODES, cell_value, possible_cells
-from .final import Cut, Result, RowResult, Tie, draw_cut, effective_cuts, final_result, ties
+from .final import Cut, Result, RowResult, Tie, cancel_marks, draw_cut, effective_cuts, final_result, ties
 from .outlook import Outlook, evening_outlook
 from .payouts import Payout, Transfer, payout, settle
 from .slate import Cell, Slate, verify_entry
@@ -24,6 +24,7 @@ __all__ = [
     "Slate",
     "Tie",
     "Transfer",
+    "cancel_marks",
     "cell_value",
     "draw_cut",
     "effective_cuts",

@@ -49,6 +49,14 @@ class Tie:
     end: End  # "high": tie for the sticks, "low": for the potatoes, "all": three equal cells
     sides: tuple[int, ...]  # the tied sides, ascending
 
+    def order_of(self, highest: int, lowest: int | None = None) -> tuple[int, ...]:
+        """The ranking of a real cut told as the highest card and (three tied) the lowest:
+        the remaining side is in the middle. ``()`` when only the highest is known
+        (enough for two tied sides; ``Cut.ranking`` checks the rest)."""
+        if lowest is None or lowest == highest:
+            return ()
+        return (highest, *[s for s in self.sides if s not in (highest, lowest)], lowest)
+
 
 @dataclass(frozen=True, slots=True)
 class Cut:
@@ -224,6 +232,11 @@ def _winners(score: Sequence[int]) -> tuple[int, ...]:
     return tuple(s for s, v in enumerate(score) if v == best)
 
 
+def cancel_marks(marks: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The match row as it counts: a stick and a potato in the same cell cancel, one for one."""
+    return tuple((s - min(s, p), p - min(s, p)) for s, p in marks)
+
+
 def final_result(slate: Slate, cuts: Sequence[Cut] = ()) -> Result:
     """The standing of the evening (at its end, or now for an early end)."""
     rs = slate.ruleset
@@ -263,10 +276,7 @@ def final_result(slate: Slate, cuts: Sequence[Cut] = ()) -> Result:
         return Result(
             rs.variant, slate.complete, totals, tuple(rows), tuple((0, 0) for _ in range(n)), None, _winners(totals), ()
         )
-    match_row = []
-    for s, p in slate.match_marks:
-        k = min(s, p)
-        match_row.append((s - k, p - k))
+    match_row = cancel_marks(slate.match_marks)
     net = []
     for side in range(n):
         sticks = sum(r.marks[side][0] for r in rows) + match_row[side][0]

@@ -1,10 +1,15 @@
-"""Use cases: the only place that commits; one call = one transaction.
+"""Use cases: the only place that commits; one call = one transaction. No Flask here:
+configuration comes in as arguments; the database session is ``extensions.db``'s.
 
 - ``circles``: create_circle, open_circle, open_circle_for_write, add_player,
-  history, player_records (the last two live in ``records``).
-- ``evenings``: start_evening, get_evening, version_of, ruleset_of, load_slate,
-  entry_log, cuts_and_pending, result, record_hand, correct_entry, undo_last,
-  set_cut, draw_cuts, end_evening.
+  new_view_link, history, player_records (the last two live in ``records``).
+- ``evenings``: start_evening, record_hand, correct_entry, undo_last, set_cut,
+  draw_cuts, end_evening, reopen_evening; reads: get_evening, version_of, load_snapshot,
+  and the single reads load_slate, entry_log, cuts_and_pending, result.
+- ``snapshot``: the read model, ``EveningSnapshot`` (four statements an evening).
+- ``replay``: append-only entry and cut rows -> the slate, the audit trail, the cuts.
+- ``digital_table``: open a table, deal, act, close; the computers (``bots``) and what
+  happens when one fails. ``seats``: seat tokens, handing a seat over, computer seats.
 - ``errors``: NotFound, StaleVersion (code ``stale``), Forbidden: RuleError subclasses.
 - ``tx``: the transaction discipline (SQLite BEGIN IMMEDIATE, PostgreSQL FOR UPDATE).
 """

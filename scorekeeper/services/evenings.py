@@ -9,7 +9,6 @@ Nothing is ever updated in place or deleted except the evening's status/version.
 from __future__ import annotations
 
 import random
-import re
 import secrets
 from collections.abc import Callable, Sequence
 
@@ -20,18 +19,27 @@ from sqlalchemy.orm import Session
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
-from ..models import REQUEST_ID_LEN, AppliedRequest, Circle, CutRow, EntryRow, Evening, Seat, utcnow
+from ..models import REQUEST_ID_LEN, AppliedRequest, Circle, CutRow, EntryRow, Evening, Seat, is_public_id, utcnow
 from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
-from ..scoring.payouts import Payout, payout
+from ..scoring.payouts import Payout
 from ..scoring.slate import Slate, verify_entry
 from . import tx
 from .circles import PLAYER_NAME_MAX, clean_name, get_or_create_player
-from .entries import LogItem, audit_trail, build_slate, effective_cuts, hand_fields, ranking_text, replay
 from .errors import NotFound, StaleVersion
-
-_PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+from .replay import (
+    LogItem,
+    audit_trail,
+    build_slate,
+    effective_cuts,
+    hand_fields,
+    ranking_text,
+    replay,
+    ruleset_of,
+)
+from .snapshot import EveningSnapshot, cut_rows, decide, entry_rows, hand_in_play, load_snapshot, open_table_hand
 
 __all__ = [
+    "EveningSnapshot",
     "correct_entry",
     "cuts_and_pending",
     "draw_cuts",
@@ -39,6 +47,7 @@ __all__ = [
     "entry_log",
     "get_evening",
     "load_slate",
+    "load_snapshot",
     "record_hand",
     "reopen_evening",
     "result",
@@ -51,42 +60,31 @@ __all__ = [
 
 
 # --- reading ---------------------------------------------------------------------
-def ruleset_of(evening: Evening) -> RuleSet:
-    """The rule set the evening is played with (its stored snapshot)."""
-    return RuleSet.from_dict(evening.ruleset)
+def _no_evening() -> NotFound:
+    return NotFound(N_("There is no such evening in this circle."), "evening_not_found")
 
 
-def _public_id(public_id: str) -> str:
-    """A well-formed public id (url-safe token characters), else NotFound: nothing odd
-    (a NUL byte, say, which PostgreSQL refuses in text) ever reaches the database."""
-    text = str(public_id)
-    if not _PUBLIC_ID.fullmatch(text):
-        raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
-    return text
+def _well_formed(public_id: str) -> str:
+    """Nothing but an id we hand out reaches the database (PostgreSQL refuses a NUL byte in text)."""
+    if not is_public_id(public_id):
+        raise _no_evening()
+    return public_id
 
 
 def get_evening(circle: Circle, public_id: str) -> Evening:
     """The circle's evening with that public id; raises NotFound."""
     ev = (
         tx.session()
-        .execute(select(Evening).where(Evening.public_id == _public_id(public_id), Evening.circle_id == circle.id))
+        .execute(select(Evening).where(Evening.public_id == _well_formed(public_id), Evening.circle_id == circle.id))
         .scalar_one_or_none()
     )
     if ev is None:
-        raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
+        raise _no_evening()
     return ev
 
 
-def _entry_rows(s: Session, evening_id: int) -> list[EntryRow]:
-    return list(s.execute(select(EntryRow).where(EntryRow.evening_id == evening_id).order_by(EntryRow.seq)).scalars())
-
-
-def _cut_rows(s: Session, evening_id: int) -> list[CutRow]:
-    return list(s.execute(select(CutRow).where(CutRow.evening_id == evening_id).order_by(CutRow.id)).scalars())
-
-
 def _slate(s: Session, evening: Evening) -> Slate:
-    return build_slate(ruleset_of(evening), evening.first_dealer, _entry_rows(s, evening.id))
+    return build_slate(ruleset_of(evening), evening.first_dealer, entry_rows(s, evening.id))
 
 
 def load_slate(evening: Evening) -> Slate:
@@ -99,24 +97,24 @@ def version_of(circle: Circle, public_id: str) -> int:
     version = (
         tx.session()
         .execute(
-            select(Evening.version).where(Evening.public_id == _public_id(public_id), Evening.circle_id == circle.id)
+            select(Evening.version).where(Evening.public_id == _well_formed(public_id), Evening.circle_id == circle.id)
         )
         .scalar_one_or_none()
     )
     if version is None:
-        raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
+        raise _no_evening()
     return version
 
 
 def entry_log(evening: Evening) -> list[LogItem]:
     """The audit trail: every hand, correction (old and new value) and undo, with its time."""
-    return audit_trail(_entry_rows(tx.session(), evening.id))
+    return audit_trail(entry_rows(tx.session(), evening.id))
 
 
 def cuts_and_pending(evening: Evening, slate: Slate | None = None) -> tuple[list[Cut], list[Tie]]:
     """(recorded cuts that decide a current tie; ties still waiting for a cut)."""
     s = tx.session()
-    return effective_cuts(slate or _slate(s, evening), _cut_rows(s, evening.id))
+    return effective_cuts(slate or _slate(s, evening), cut_rows(s, evening.id))
 
 
 def result(evening: Evening, slate: Slate | None = None) -> tuple[Result, Payout] | None:
@@ -125,13 +123,10 @@ def result(evening: Evening, slate: Slate | None = None) -> tuple[Result, Payout
     ``slate``: the evening's slate if the caller already loaded it."""
     s = tx.session()
     slate = slate or _slate(s, evening)
-    if evening.is_open and not slate.complete:
+    outcome = decide(ruleset_of(evening), slate, cut_rows(s, evening.id), is_open=evening.is_open)
+    if outcome.result is None or outcome.payout is None:
         return None
-    cuts, pending = effective_cuts(slate, _cut_rows(s, evening.id))
-    if pending:
-        return None
-    res = final_result(slate, cuts)
-    return res, payout(ruleset_of(evening), res)
+    return outcome.result, outcome.payout
 
 
 # --- starting ----------------------------------------------------------------------
@@ -261,18 +256,16 @@ def record_hand(
     def change(s: Session, ev: Evening) -> bool:
         if also is not None:
             also(s, ev)
-        if not digital:
-            from .table import hand_in_play  # the table imports this module
-
-            if hand_in_play(ev):  # the table writes that hand; a manual one would take its cell
-                raise RuleError(
-                    N_(
-                        "A hand is being dealt digitally; it is written on the slate when it ends. "
-                        "To record by hand, close the table first."
-                    ),
-                    "digital_hand_in_play",
-                )
-        rows = _entry_rows(s, ev.id)
+        rows = entry_rows(s, ev.id)
+        # the table writes its hand's result; a manual hand would take that cell
+        if not digital and hand_in_play(open_table_hand(s, ev.id), {r.request_id for r in rows}):
+            raise RuleError(
+                N_(
+                    "A hand is being dealt digitally; it is written on the slate when it ends. "
+                    "To record by hand, close the table first."
+                ),
+                "digital_hand_in_play",
+            )
         rs = ruleset_of(ev)
         verify_entry(rs, build_slate(rs, ev.first_dealer, rows), entry)
         s.add(
@@ -308,7 +301,7 @@ def correct_entry(
     who = _author(author)
 
     def change(s: Session, ev: Evening) -> bool:
-        rows = _entry_rows(s, ev.id)
+        rows = entry_rows(s, ev.id)
         rs = ruleset_of(ev)
         slate = build_slate(rs, ev.first_dealer, rows)
         verify_entry(rs, slate, entry, replacing=index)
@@ -337,7 +330,7 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
     who = _author(author)
 
     def change(s: Session, ev: Evening) -> bool:
-        rows = _entry_rows(s, ev.id)
+        rows = entry_rows(s, ev.id)
         effective = replay(rows)
         if not effective:
             raise RuleError(N_("There is no hand to undo."), "nothing_to_undo")
@@ -387,7 +380,7 @@ def set_cut(evening: Evening, cut: Cut, *, expected_version: int, request_id: st
 
 
 def _draw_missing(s: Session, ev: Evening, slate: Slate, rng: random.Random, request_id: str) -> bool:
-    _cuts, pending = effective_cuts(slate, _cut_rows(s, ev.id))
+    _cuts, pending = effective_cuts(slate, cut_rows(s, ev.id))
     for tie in pending:
         _add_cut(s, ev.id, draw_cut(tie, rng), tie, request_id)
     return bool(pending)
@@ -418,7 +411,7 @@ def end_evening(
             raise RuleError(N_("Some cells are still open: fill them, or end the evening early."), "evening_incomplete")
         _draw_missing(s, ev, slate, generator, request_id)
         s.flush()
-        cuts, _pending = effective_cuts(slate, _cut_rows(s, ev.id))
+        cuts, _pending = effective_cuts(slate, cut_rows(s, ev.id))
         final_result(slate, cuts)  # must stand before the evening is closed
         ev.status = "ended"
         ev.ended_early = not slate.complete

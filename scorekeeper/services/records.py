@@ -10,6 +10,8 @@ from sqlalchemy.orm import selectinload
 
 from ..models import Circle, Evening, Player, Seat
 from . import tx
+from .replay import build_slate, ruleset_of
+from .snapshot import cut_rows, decide, entry_rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,21 +51,20 @@ def _evenings(circle: Circle) -> list[Evening]:
 
 
 def summarize(evening: Evening) -> EveningSummary:
-    """One evening for the history list."""
-    from .evenings import load_slate, result, ruleset_of  # local: evenings imports circles
-
+    """One evening for the history list (its entry and cut rows: two queries)."""
+    s = tx.session()
     rs = ruleset_of(evening)
-    slate = load_slate(evening)
+    slate = build_slate(rs, evening.first_dealer, entry_rows(s, evening.id))
     names = tuple(seat.player.name for seat in evening.seats)
-    outcome = result(evening) if not evening.is_open else None
     score: tuple[int, ...] | None = None
     winners: tuple[str, ...] = ()
     money: tuple[int, ...] | None = None
-    if outcome is not None:
-        res, pay = outcome
-        score = tuple(res.score)
-        winners = tuple(names[seat] for side in res.winners for seat in rs.seats_of(side))
-        money = tuple(pay.net)
+    if not evening.is_open:  # an open evening shows its totals, not a result
+        outcome = decide(rs, slate, cut_rows(s, evening.id), is_open=False)
+        if outcome.result is not None and outcome.payout is not None:
+            score = tuple(outcome.result.score)
+            winners = tuple(names[seat] for side in outcome.result.winners for seat in rs.seats_of(side))
+            money = tuple(outcome.payout.net)
     return EveningSummary(
         public_id=evening.public_id,
         created_at=evening.created_at,

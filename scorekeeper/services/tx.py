@@ -11,6 +11,7 @@ already serializes), so two phones never both pass the version check.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -23,11 +24,12 @@ from sqlalchemy.orm import Session
 from ..extensions import db
 
 _IMMEDIATE: ContextVar[bool] = ContextVar("scorekeeper_sqlite_immediate", default=False)
+_CONFIGURED: weakref.WeakSet[Engine] = weakref.WeakSet()  # engines whose hooks are installed
 
 
 def configure_engine(engine: Engine, *, busy_timeout_ms: int = 15000) -> None:
     """Install the SQLite connection and transaction hooks (no-op for other databases)."""
-    if engine.dialect.name != "sqlite" or getattr(engine, "_scorekeeper_configured", False):
+    if engine.dialect.name != "sqlite" or engine in _CONFIGURED:
         return
     memory = engine.url.database in (None, "", ":memory:")
 
@@ -49,7 +51,7 @@ def configure_engine(engine: Engine, *, busy_timeout_ms: int = 15000) -> None:
     def _on_begin(conn: Connection) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if _IMMEDIATE.get() else "BEGIN")
 
-    engine._scorekeeper_configured = True  # type: ignore[attr-defined]
+    _CONFIGURED.add(engine)
 
 
 def session() -> Session:

@@ -1,6 +1,13 @@
-"""The mobile web pages: home, circle, slate (blueprints, filters, headers).
+"""The mobile web pages: blueprints, filters, headers. ``register(app)`` is called by ``create_app``.
 
-``register(app)`` is called by ``create_app``.
+- ``home``: create a circle, the language switch; ``circles``: the circle page and
+  starting an evening; ``slate``: an evening's slate (record, correct, undo, cuts,
+  end, poll) and ``hand_form`` its record form; ``picture``: the slate as a PNG;
+  ``digital_table``: the digital table's organiser and seat pages;
+  ``common``: opening a circle or evening by link; ``errors``: error pages;
+  ``accesslog``: gunicorn's log without secrets.
+
+What a page shows comes from ``scorekeeper.present``; the pages never import ``api``.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ from flask_wtf.csrf import CSRFError
 
 from ..hosting import static_version
 from ..i18n import LANGUAGES, current_language, local_date, local_datetime, local_time
-from . import labels
+from ..present.labels import chf, signed
 
 HTMX_PATH = "vendor/htmx-2.0.11.min.js"
 
@@ -47,21 +54,21 @@ def _zip(a: Any, b: Any) -> list[tuple[Any, Any]]:
 
 def register(app: Flask) -> None:
     from .circles import bp as circles_bp
+    from .digital_table import bp as digital_table_bp
     from .errors import csrf_error, forbidden, not_found
     from .home import bp as home_bp
-    from .images import bp as images_bp
+    from .picture import bp as picture_bp
     from .slate import bp as slate_bp
-    from .table import bp as table_bp
 
     app.register_blueprint(home_bp)
     app.register_blueprint(circles_bp)
     app.register_blueprint(slate_bp)
-    app.register_blueprint(table_bp)  # the digital table (issue 4)
-    app.register_blueprint(images_bp)
+    app.register_blueprint(digital_table_bp)
+    app.register_blueprint(picture_bp)
     app.after_request(_headers)
     app.context_processor(_context)
-    app.add_template_filter(labels.chf, "chf")
-    app.add_template_filter(labels.signed, "signed")
+    app.add_template_filter(chf, "chf")
+    app.add_template_filter(signed, "signed")
     app.add_template_filter(_zip, "zip")
     app.add_template_filter(local_date, "local_date")
     app.add_template_filter(local_time, "local_time")

@@ -39,7 +39,7 @@ def redact(text: str) -> str:
     return _BARE_TOKEN.sub(r"\1…", _QUERY_PARAM.sub(_param, text))
 
 
-class RedactingLogger(Logger):  # type: ignore[misc]
+class RedactingLogger(Logger):  # type: ignore[misc]  # gunicorn ships no types: its Logger is Any
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
         """Every atom (request line, path, query, referer, Location, environ...) with tokens redacted."""
         atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)

@@ -6,8 +6,6 @@ from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_wtf import FlaskForm
 from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
@@ -15,6 +13,7 @@ from ..forms import (
     EXTRA_ROWS,
     SUIT_ORDERS,
     AddPlayerForm,
+    ButtonForm,
     StartEveningForm,
     choices,
     new_request_id,
@@ -22,11 +21,12 @@ from ..forms import (
     suit_order_default,
 )
 from ..game.errors import RuleError
-from ..game.rulesets import RuleSet, Stake, Variant, default_ruleset
+from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of
+from ..i18n import _
+from ..present.labels import VARIANT_LABELS, VARIANT_SHORT, row_label
 from ..services import circles as circle_service
 from ..services import evenings as evening_service
 from .common import flash_error, open_or_404, require_write
-from .labels import VARIANT_LABELS, VARIANT_SHORT, row_label
 
 bp = Blueprint("circles", __name__, url_prefix="/c/<token>")
 
@@ -43,6 +43,7 @@ def circle(token: str) -> str:
         history=circle_service.history(circ),
         records=circle_service.player_records(circ),
         player_form=AddPlayerForm(formdata=None),
+        button=ButtonForm(formdata=None),
         variants=VARIANT_LABELS,
         variants_short={v.value: str(label) for v, label in VARIANT_SHORT.items()},
     )
@@ -53,7 +54,7 @@ def new_view_link(token: str) -> Response | tuple[str, int]:
     """A new onlookers link (the old one stops working), shown once."""
     circ, can_write = open_or_404(token)
     require_write(can_write)
-    if not FlaskForm().validate():  # only the CSRF token
+    if not ButtonForm().validate():  # only the CSRF token
         flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
         return redirect(url_for("circles.circle", token=token) + "#share")
     view_token = circle_service.new_view_link(circ)
@@ -105,19 +106,15 @@ def _shape(source: MultiDict[str, str]) -> tuple[Variant, str, list[str]]:
     return variant, order, extras
 
 
-def _default_stake(variant: Variant) -> Stake:
-    return default_ruleset(variant).stake
-
-
 def _build_form(
     source: MultiDict[str, str] | None, variant: Variant, order: str, extras: list[str]
 ) -> tuple[StartEveningForm, RuleSet]:
     shape = default_ruleset(variant, suit_order=order, extra_rows=extras)
     cls = start_form_class(shape)
-    stake = _default_stake(variant)
+    stake = shape.stake
     defaults: dict[str, Any] = {
         "variant": variant.value,
-        "deck": "french" if variant is Variant.CLUB else "swiss",  # the club's rows are named Ecke, Kreuz...
+        "deck": shape.deck.value,
         "suit_order": order,
         "barrel": shape.barrel.value,
         "extra_rows": extras,
@@ -136,15 +133,17 @@ def _ruleset_from(form: StartEveningForm, shape: RuleSet, variant: Variant, orde
     for row in shape.rows:
         value = getattr(form, f"factor_{row.key}").data
         factors[row.key] = int(value) if value is not None else row.factor
-    rappen = int((Decimal(form.stake_chf.data) * 100).to_integral_value())
-    per_points = 1 if variant is Variant.THREE else int(form.per_points.data or _default_stake(variant).per_points)
+    chf = form.stake_chf.data
+    assert chf is not None  # InputRequired
+    rappen = int((chf * 100).to_integral_value())
+    stake = stake_of(variant, rappen=rappen, per_points=form.per_points.data or None, round_to=int(form.round_to.data))
     return default_ruleset(
         variant,
         suit_order=order,
         extra_rows=extras,
         barrel=form.barrel.data,
         undenufe_six11=bool(form.undenufe_six11.data),
-        stake=Stake(rappen=rappen, per_points=per_points, round_to=int(form.round_to.data)),
+        stake=stake,
         deck=form.deck.data,
         factors=factors,
     )
@@ -202,7 +201,7 @@ def start(token: str) -> Response | str | tuple[str, int]:
             variant=variant,
             variants=VARIANT_LABELS,
             players=players,
-            row_labels={r.key: row_label(r, form.deck.data or "swiss") for r in shape.rows},
+            row_labels={r.key: row_label(r, form.deck.data or shape.deck) for r in shape.rows},
             seat_fields=[getattr(form, f"seat_{i}") for i in range(shape.n_players)],
             factor_fields=[(r, getattr(form, f"factor_{r.key}")) for r in shape.rows],
             extras_allowed=variant in (Variant.TEAMS, Variant.SOLO4),

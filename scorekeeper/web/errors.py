@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import render_template, request
-from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+
+from ..i18n import _
 
 
 def not_found(_err: Any) -> tuple[str, int]:

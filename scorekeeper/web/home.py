@@ -9,7 +9,8 @@ from werkzeug.wrappers import Response
 
 from ..forms import CreateCircleForm
 from ..game.errors import RuleError
-from ..i18n import LANG_COOKIE, LANGUAGES, translate_error
+from ..i18n import LANG_COOKIE, LANGUAGES
+from ..present.errors import translate_error
 from ..services import circles as circle_service
 
 bp = Blueprint("home", __name__)

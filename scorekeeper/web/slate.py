@@ -5,62 +5,57 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..forms import ActionForm, CutForm, HandForm, new_request_id
+from ..forms import ActionForm, ButtonForm, CutForm, HandForm, new_request_id
 from ..game.errors import RuleError
-from ..models import Evening
+from ..i18n import _
+from ..models import Circle, Evening
+from ..present.errors import error_text
+from ..present.labels import describe, row_labels
+from ..present.result import result_view
+from ..present.slate import build_slate_view, contract_choices
 from ..scoring.final import Cut
 from ..services import evenings as svc
 from ..services.errors import NotFound, StaleVersion
-from .common import error_text, evening_or_404, open_or_404, require_write, ruleset_of, seat_names
-from .entry_form import describe, entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
-from .labels import row_label
-from .present import build_slate_view, contract_choices, digital_entries
-from .results import result_view
+from ..services.snapshot import EveningSnapshot
+from .common import evening_or_404, open_or_404, require_write, seat_names
+from .hand_form import entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
 
 bp = Blueprint("slate", __name__, url_prefix="/c/<token>/e/<evening_id>")
 
 Page = Response | str | tuple[str, int]
 
 
-def _load(token: str, evening_id: str, *, write: bool = False) -> tuple[Any, bool, Evening]:
+def _load(token: str, evening_id: str, *, write: bool = False) -> tuple[Circle, bool, Evening]:
     circle, can_write = open_or_404(token)
     if write:
         require_write(can_write)
     return circle, can_write, evening_or_404(circle, evening_id)
 
 
-def _action_form(evening: Evening) -> ActionForm:
-    return ActionForm(formdata=None, data={"expected_version": evening.version, "request_id": new_request_id()})
+def _action_form(version: int) -> ActionForm:
+    return ActionForm(formdata=None, data={"expected_version": version, "request_id": new_request_id()})
 
 
-def _context(token: str, circle: Any, can_write: bool, evening: Evening) -> dict[str, Any]:
-    """Everything the slate page and its live fragment show."""
-    ruleset = ruleset_of(evening)
-    names = seat_names(evening)
-    slate = svc.load_slate(evening)
-    ended = not evening.is_open
-    trail = svc.entry_log(evening)
-    view = build_slate_view(ruleset, names, slate, ended=ended, digital=digital_entries(trail))
-    cuts, pending = svc.cuts_and_pending(evening, slate)
-    res = svc.result(evening, slate)
-    log = [item for item in trail if item.kind != "hand"]
+def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
+    """Everything the slate page and its live fragment show, from the evening's snapshot."""
+    ruleset, names, slate = snap.ruleset, list(snap.names), snap.slate
+    ended = not snap.is_open
     return {
         "token": token,
         "circle": circle,
-        "evening": evening,
+        "evening": snap,
         "can_write": can_write and not ended,
         "may_reopen": can_write and ended,
         "ruleset": ruleset,
         "names": names,
         "slate": slate,
-        "view": view,
+        "view": build_slate_view(snap),
         "ended": ended,
-        "pending": pending,
-        "row_names": {r.key: row_label(r, ruleset.deck) for r in ruleset.rows},
+        "pending": snap.pending,
+        "row_names": row_labels(ruleset),
         "cut_forms": [
             (
                 t,
@@ -69,29 +64,34 @@ def _context(token: str, circle: Any, can_write: bool, evening: Evening) -> dict
                     data={
                         "row_key": t.row_key,
                         "end": t.end,
-                        "expected_version": evening.version,
+                        "expected_version": snap.version,
                         "request_id": new_request_id(),
                     },
                 ),
             )
-            for t in pending
+            for t in snap.pending
         ],
-        "result": result_view(ruleset, names, res, cuts) if res is not None else None,
-        "log": [(item, describe(ruleset, names, item.previous), describe(ruleset, names, item.entry)) for item in log],
-        "action_form": _action_form(evening),
+        "result": result_view(snap),
+        "log": [
+            (item, describe(ruleset, names, item.previous), describe(ruleset, names, item.entry))
+            for item in snap.corrections
+        ],
+        "action_form": _action_form(snap.version),
+        "button": ButtonForm(formdata=None),
         "open_by_row": {r["key"]: r["open"] for r in row_options(ruleset, slate)},
-        "png_url": _png_url(token, evening),
-        "last_hand": _last_hand(ruleset, names, slate),
+        "png_url": url_for("picture.slate_png", token=token, evening_id=snap.public_id),
+        "last_hand": _last_hand(snap),
         "form_messages": [],
         "invalid": None,
     }
 
 
-def _last_hand(ruleset: Any, names: list[str], slate: Any) -> str | None:
+def _last_hand(snap: EveningSnapshot) -> str | None:
     """What the undo button takes back: ``hand 14: Anna · Roses · 88 : 69``."""
-    if not slate.entries:
+    entries = snap.slate.entries
+    if not entries:
         return None
-    return _("hand %(n)s: %(what)s", n=len(slate.entries), what=describe(ruleset, names, slate.entries[-1]))
+    return _("hand %(n)s: %(what)s", n=len(entries), what=describe(snap.ruleset, snap.names, entries[-1]))
 
 
 # The field a rule error is about: the page focuses it (and marks it invalid).
@@ -114,14 +114,6 @@ _FIELD_OF_CODE = {
 }
 
 
-def _png_url(token: str, evening: Evening) -> str | None:
-    """The slate picture, only once a renderer has registered its route."""
-    if "slate_png" not in {rule.endpoint.rsplit(".", 1)[-1] for rule in current_app.url_map.iter_rules()}:
-        return None
-    endpoint = next(r.endpoint for r in current_app.url_map.iter_rules() if r.endpoint.endswith("slate_png"))
-    return url_for(endpoint, token=token, evening_id=evening.public_id)
-
-
 def _render(ctx: dict[str, Any], form: HandForm | None, status: int = 200) -> tuple[str, int]:
     ruleset = ctx["ruleset"]
     if form is None and ctx["can_write"] and not ctx["slate"].complete:
@@ -142,7 +134,7 @@ def _render(ctx: dict[str, Any], form: HandForm | None, status: int = 200) -> tu
 @bp.route("")
 def evening(token: str, evening_id: str) -> Page:
     circle, can_write, ev = _load(token, evening_id)
-    return _render(_context(token, circle, can_write, ev), None)
+    return _render(_context(token, circle, can_write, svc.load_snapshot(ev)), None)
 
 
 @bp.route("/version")
@@ -156,7 +148,7 @@ def version(token: str, evening_id: str) -> Page:
         abort(404)
     if seen is not None and seen == current:
         return "", 204
-    ctx = _context(token, circle, can_write, evening_or_404(circle, evening_id))
+    ctx = _context(token, circle, can_write, svc.load_snapshot(evening_or_404(circle, evening_id)))
     return render_template("slate/_live.html", **ctx), 200
 
 
@@ -170,7 +162,7 @@ def _submit(
     """Validate and apply; on failure the page comes back with the form, the message next to
     it (not at the top of the page) and the first invalid field marked."""
     circle, can_write, ev = _load(token, evening_id, write=True)
-    ruleset = ruleset_of(ev)
+    ruleset = svc.ruleset_of(ev)
     if not ev.is_open:
         return _closed(token, circle, ev, 409)
     if not form.validate():
@@ -182,7 +174,7 @@ def _submit(
                 messages.append(("error", _("This form is out of date. Nothing was written; please try again.")))
             # every other field shows its own message under the field (once)
         refresh_version(form, ev.version)
-        ctx = _context(token, circle, can_write, ev)
+        ctx = _context(token, circle, can_write, svc.load_snapshot(ev))
         ctx["form_messages"] = messages
         ctx["invalid"] = next((n for n in form.errors if n in form._fields and n not in _HIDDEN), None)
         return rerender(ctx, form, 422)
@@ -190,15 +182,17 @@ def _submit(
         entry = entry_from_form(ruleset, form)
         apply(ev, entry)
     except StaleVersion as err:
-        ctx = _context(token, circle, can_write, svc.get_evening(circle, evening_id))
-        ctx["form_messages"] = [("warning", error_text(err, ruleset, seat_names(ev)))]
-        refresh_version(form, ctx["evening"].version)
+        fresh = svc.load_snapshot(svc.get_evening(circle, evening_id))
+        ctx = _context(token, circle, can_write, fresh)
+        ctx["form_messages"] = [("warning", error_text(err, ruleset, fresh.names))]
+        refresh_version(form, fresh.version)
         return rerender(ctx, form, 409)
     except RuleError as err:
-        ctx = _context(token, circle, can_write, ev)
-        ctx["form_messages"] = [("error", error_text(err, ruleset, seat_names(ev)))]
+        snap = svc.load_snapshot(ev)
+        ctx = _context(token, circle, can_write, snap)
+        ctx["form_messages"] = [("error", error_text(err, ruleset, snap.names))]
         ctx["invalid"] = _FIELD_OF_CODE.get(err.code)
-        refresh_version(form, ev.version)
+        refresh_version(form, snap.version)
         return rerender(ctx, form, 422)
     return redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#slate")
 
@@ -209,7 +203,7 @@ _HIDDEN = ("csrf_token", "expected_version", "request_id")
 @bp.route("/hands", methods=["POST"])
 def record(token: str, evening_id: str) -> Page:
     _c, _w, ev = _load(token, evening_id, write=True)
-    form = make_hand_form(ruleset_of(ev), seat_names(ev), version=ev.version, formdata=request.form)
+    form = make_hand_form(svc.ruleset_of(ev), seat_names(ev), version=ev.version, formdata=request.form)
 
     def apply(evening: Evening, entry: Any) -> None:
         svc.record_hand(
@@ -252,11 +246,11 @@ def _render_edit(index: int) -> Callable[[dict[str, Any], HandForm, int], tuple[
 @bp.route("/entries/<int:index>", methods=["GET", "POST"])
 def correct(token: str, evening_id: str, index: int) -> Page:
     circle, can_write, ev = _load(token, evening_id, write=True)
-    ruleset, names = ruleset_of(ev), seat_names(ev)
+    ruleset, names = svc.ruleset_of(ev), seat_names(ev)
     if not ev.is_open:
         return _closed(token, circle, ev, 409 if request.method == "POST" else 200, index=index)
     if request.method == "GET":
-        ctx = _context(token, circle, can_write, ev)
+        ctx = _context(token, circle, can_write, svc.load_snapshot(ev))
         if not 0 <= index < len(ctx["slate"].entries):
             abort(404)
         form = make_hand_form(ruleset, names, version=ev.version, entry=ctx["slate"].entries[index])
@@ -279,25 +273,27 @@ def correct(token: str, evening_id: str, index: int) -> Page:
     return ok
 
 
-def _closed(token: str, circle: Any, ev: Evening, status: int, *, index: int | None = None) -> tuple[str, int]:
+def _closed(token: str, circle: Circle, ev: Evening, status: int, *, index: int | None = None) -> tuple[str, int]:
     """An entry page of an ended evening: say so, and offer to reopen it."""
     return render_template(
-        "slate/closed.html", token=token, circle=circle, evening=ev, index=index, action_form=_action_form(ev)
+        "slate/closed.html", token=token, circle=circle, evening=ev, index=index, action_form=_action_form(ev.version)
     ), status
 
 
-def _action(token: str, evening_id: str, form: ActionForm, run: Callable[[Evening], Any], done: str) -> Page:
-    circle, can_write, ev = _load(token, evening_id, write=True)
+def _action(token: str, evening_id: str, form: ActionForm, change: Callable[..., Any], done: str) -> Page:
+    """A POST-only button that changes the evening: ``change(evening, expected_version=...,
+    request_id=...)`` with the version and request id the page's form carried."""
+    _circle, _can_write, ev = _load(token, evening_id, write=True)
     back = redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#slate")
     if not form.validate():
         flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
         return back
     try:
-        run(ev)
+        change(ev, expected_version=form.expected_version.data, request_id=form.request_id.data)
     except StaleVersion as err:
         flash(error_text(err), "warning")
     except RuleError as err:
-        flash(error_text(err, ruleset_of(ev), seat_names(ev)), "error")
+        flash(error_text(err, svc.ruleset_of(ev), seat_names(ev)), "error")
     else:
         flash(done, "success")
     return back
@@ -306,73 +302,57 @@ def _action(token: str, evening_id: str, form: ActionForm, run: Callable[[Evenin
 @bp.route("/undo", methods=["POST"])
 def undo(token: str, evening_id: str) -> Page:
     form = ActionForm()
+    author = form.author.data or None
     return _action(
         token,
         evening_id,
         form,
-        lambda ev: svc.undo_last(
-            ev,
-            expected_version=form.expected_version.data,
-            request_id=form.request_id.data,
-            author=form.author.data or None,
-        ),
+        lambda ev, **version: svc.undo_last(ev, author=author, **version),
         _("Last entry taken back."),
     )
 
 
 @bp.route("/end", methods=["POST"])
 def end(token: str, evening_id: str) -> Page:
-    form = ActionForm()
     early = request.form.get("early") == "1"
     return _action(
         token,
         evening_id,
-        form,
-        lambda ev: svc.end_evening(
-            ev, early=early, expected_version=form.expected_version.data, request_id=form.request_id.data
-        ),
+        ActionForm(),
+        lambda ev, **version: svc.end_evening(ev, early=early, **version),
         _("The evening is over."),
     )
 
 
 @bp.route("/cuts/draw", methods=["POST"])
 def draw_cuts(token: str, evening_id: str) -> Page:
-    form = ActionForm()
-    return _action(
-        token,
-        evening_id,
-        form,
-        lambda ev: svc.draw_cuts(ev, expected_version=form.expected_version.data, request_id=form.request_id.data),
-        _("The app cut the cards."),
-    )
+    return _action(token, evening_id, ActionForm(), svc.draw_cuts, _("The app cut the cards."))
 
 
 @bp.route("/cuts", methods=["POST"])
 def set_cut(token: str, evening_id: str) -> Page:
     form = CutForm()
 
-    def run(ev: Evening) -> None:
+    def change(ev: Evening, **version: Any) -> None:
         winner = int(form.winner.data)
         order: tuple[int, ...] = ()
         lowest = request.form.get("lowest", type=int)
-        if lowest is not None:  # a three-way tie: highest and lowest card; the middle is the third
+        if lowest is not None:  # a three-way tie: the highest and the lowest card are asked
             _cuts, pending = svc.cuts_and_pending(ev)
             tie = next((t for t in pending if (t.row_key, t.end) == (form.row_key.data, form.end.data)), None)
-            if tie is not None and lowest != winner:
-                order = (winner, *[s for s in tie.sides if s not in (winner, lowest)], lowest)
-        cut = Cut(form.row_key.data, form.end.data, winner, False, order)  # type: ignore[arg-type]
-        svc.set_cut(ev, cut, expected_version=form.expected_version.data, request_id=form.request_id.data)
+            if tie is not None:
+                order = tie.order_of(winner, lowest)
+        svc.set_cut(ev, Cut(form.row_key.data, form.end.data, winner, False, order), **version)
 
-    return _action(token, evening_id, form, run, _("Cut recorded."))
+    return _action(token, evening_id, form, change, _("Cut recorded."))
 
 
 @bp.route("/reopen", methods=["POST"])
 def reopen(token: str, evening_id: str) -> Page:
-    form = ActionForm()
     return _action(
         token,
         evening_id,
-        form,
-        lambda ev: svc.reopen_evening(ev, expected_version=form.expected_version.data, request_id=form.request_id.data),
+        ActionForm(),
+        svc.reopen_evening,
         _("The evening is open again: correct what was wrong, then close it again."),
     )

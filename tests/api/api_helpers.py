@@ -3,24 +3,19 @@ and checks of answers against the OpenAPI component schemas."""
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Any
 
 from flask.testing import FlaskClient
+from shared_helpers import rid
 from werkzeug.test import TestResponse
 
-from scorekeeper.api.components import SCHEMAS
-from scorekeeper.api.schema import validate
+from scorekeeper.api.shapes import SCHEMAS
+from scorekeeper.api.validation import validate
 
 API = "/api/v1"
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
 HANDS = {"three": 30, "teams": 16, "solo4": 32, "club": 24}
-_ids = itertools.count(1)
-
-
-def rid(prefix: str = "r") -> str:
-    return f"{prefix}-{next(_ids)}"
 
 
 def conforms(data: Any, schema_name: str) -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from api_helpers import API, Api, new_circle, rid, start
+from api_helpers import API, Api, new_circle, start
 from flask import Flask
 from flask.testing import FlaskClient
+from shared_helpers import rid
 
 
 def _race(app: Flask, path: str, token: str, bodies: list[dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from api_helpers import Api, error_of, new_circle, rid, start
+from api_helpers import Api, error_of, new_circle, start
 from flask.testing import FlaskClient
+from shared_helpers import rid
 
 
 def record(api: Api, ev: dict[str, Any], seat: int, row: str, points: int, **extra: Any) -> dict[str, Any]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from api_helpers import API, Api, error_of, fill, new_circle, rid, start
+from api_helpers import API, Api, error_of, fill, new_circle, start
 from flask.testing import FlaskClient
+from shared_helpers import rid
 
 
 @pytest.fixture

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from api_helpers import HANDS, NAMES, Api, fill, new_circle, rid, start
+from api_helpers import HANDS, NAMES, Api, fill, new_circle, start
 from flask.testing import FlaskClient
+from shared_helpers import rid
 
 from scorekeeper.game.contracts import Contract
 from scorekeeper.game.hand_entry import HandEntry

@@ -6,16 +6,17 @@ import re
 from typing import Any
 
 import pytest
-from api_helpers import API, Api, conforms, new_circle, rid, start
+from api_helpers import API, Api, conforms, new_circle, start
 from flask import Flask
 from flask.testing import FlaskClient
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate as validate_spec
 from referencing import Registry, Resource
+from shared_helpers import rid
 
-from scorekeeper.api.components import REQUESTS, SCHEMAS
 from scorekeeper.api.errors import ApiError
-from scorekeeper.api.schema import validate
+from scorekeeper.api.shapes import REQUESTS, SCHEMAS
+from scorekeeper.api.validation import validate
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
 

@@ -1,18 +1,13 @@
-"""Helpers for the bots' tests (the one place they import helpers from): full hands
-played by choosers and seeded states. Rule sets and rigged deals come from
-``shared_helpers``."""
+"""Helpers of the bots' tests: full hands played by choosers, and seeded states.
+(Rule sets and rigged deals: ``shared_helpers``.)"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
 
-from shared_helpers import SOAK, any_ruleset, contracts_for, deck_for
-
 from scorekeeper.engine import HandSetup, HandState, SeatView
 from scorekeeper.game.rulesets import RuleSet
-
-__all__ = ["SOAK", "any_ruleset", "contracts_for", "deck_for", "new_state", "play_out"]
 
 
 def play_out(

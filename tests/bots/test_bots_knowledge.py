@@ -7,9 +7,10 @@ import random
 from dataclasses import replace
 
 import pytest
-from bots_helpers import SOAK, any_ruleset, contracts_for, deck_for, new_state
+from bots_helpers import new_state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_helpers import SOAK, any_ruleset, contracts_for, deck_for
 
 from scorekeeper.bots.knowledge import Knowledge, infer_voids
 from scorekeeper.bots.sampler import match_cards, sample_hands

@@ -8,9 +8,10 @@ import time
 from collections.abc import Callable
 
 import pytest
-from bots_helpers import SOAK, any_ruleset, contracts_for, new_state, play_out
+from bots_helpers import new_state, play_out
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_helpers import SOAK, any_ruleset, contracts_for
 
 from scorekeeper.bots import LEVELS, choose_action
 from scorekeeper.bots.contract_choice import announcements, decide, estimate_by_playouts

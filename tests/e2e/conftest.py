@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import in_thread
+from e2e_helpers import in_thread
 from werkzeug.serving import make_server
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_helpers import in_thread
 from PIL import Image, ImageChops, ImageFilter, ImageStat
-from serving import in_thread
 
 from scorekeeper.game.cards import parse_cards
 from scorekeeper.game.faces import (

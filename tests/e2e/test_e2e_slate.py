@@ -2,46 +2,21 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_helpers import new_evening, record, shot
 
 pytestmark = pytest.mark.browser
-
-SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
-
-
-def _new_evening(page: Any, base: str, variant_label: str, names: list[str]) -> str:
-    page.goto(base + "/")
-    page.fill("input[name=name]", "Donnschtig-Jass")
-    page.click("button[type=submit]")
-    write_link = page.input_value("#write-link")
-    page.goto(write_link)
-    page.click(f"text={variant_label}")
-    for seat, name in enumerate(names):
-        page.fill(f"input[name=seat_{seat}]", name)
-    page.click("text=Start the evening")
-    page.wait_for_selector("#slate")
-    return page.url
-
-
-def _record(page: Any, declarer: str, row_label: str, points: str) -> None:
-    page.locator(".record .choices label", has_text=declarer).click()
-    page.select_option("select[name=row]", label=row_label)
-    page.fill("input[name=declarer_points]", points)
-    page.click("text=Write it on the slate")
-    page.wait_for_selector(".flash-success")
 
 
 def test_second_phone_sees_new_hand_without_reload(live_server: str, phone: Any) -> None:
     one = phone()
-    url = _new_evening(one, live_server, "Three players (sticks and potatoes)", ["Anna", "Beat", "Cla"])
+    url = new_evening(one, live_server, "three", ["Anna", "Beat", "Cla"])
     two = phone()
     two.goto(url)
     assert two.locator("#slate td.filled").count() == 0
-    _record(one, "Beat", "Roses ×1", "112")
+    record(one, "Beat", "Roses ×1", "112")
     # the defenders' pile was filled by the helper as 157 - 112
     two.wait_for_selector("#slate td.filled", timeout=10_000)
     assert two.locator("#slate td.filled").first.inner_text().startswith("112")
@@ -54,19 +29,18 @@ def test_second_phone_sees_new_hand_without_reload(live_server: str, phone: Any)
     two.wait_for_selector(".flash-success")
     assert two.locator("#slate td.filled").count() == 2
     one.wait_for_function("document.querySelectorAll('#slate td.filled').length === 2", timeout=10_000)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    one.screenshot(path=str(SHOTS / "slate-360.png"), full_page=True)
-    two.screenshot(path=str(SHOTS / "slate-second-phone-360.png"), full_page=False)
+    shot(one, "slate-360")
+    shot(two, "slate-second-phone-360", full=False)
 
 
 def test_a_phone_filling_in_its_form_gets_a_conflict_not_a_duplicate(live_server: str, phone: Any) -> None:
     one = phone()
-    url = _new_evening(one, live_server, "Three players (sticks and potatoes)", ["Anna", "Beat", "Cla"])
+    url = new_evening(one, live_server, "three", ["Anna", "Beat", "Cla"])
     two = phone()
     two.goto(url)
     two.locator(".record .choices label", has_text="Anna").click()  # phone two starts typing...
     two.select_option("select[name=row]", label="Roses ×1")
-    _record(one, "Beat", "Roses ×1", "112")  # ...while phone one records
+    record(one, "Beat", "Roses ×1", "112")  # ...while phone one records
     two.wait_for_selector("#slate td.filled", timeout=10_000)
     two.fill("input[name=declarer_points]", "90")
     two.click("text=Write it on the slate")
@@ -81,8 +55,8 @@ def test_a_phone_filling_in_its_form_gets_a_conflict_not_a_duplicate(live_server
 
 def test_correct_an_entry(live_server: str, phone: Any) -> None:
     one = phone()
-    url = _new_evening(one, live_server, "Two teams of two", ["Anna", "Beat", "Cla", "Dora"])
-    _record(one, "Anna", "Obenabe ×5", "129")
+    url = new_evening(one, live_server, "teams", ["Anna", "Beat", "Cla", "Dora"])
+    record(one, "Anna", "Obenabe ×5", "129")
     cell = one.locator("#slate td.filled a.cell").first
     assert cell.inner_text().strip() == "60"
     cell.click()
@@ -95,8 +69,7 @@ def test_correct_an_entry(live_server: str, phone: Any) -> None:
     one.wait_for_selector(".flash-success")
     assert one.locator("#slate td.filled a.cell").first.inner_text().strip() == "70"
     assert one.locator("text=Corrections").count() == 1
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    one.screenshot(path=str(SHOTS / "teams-corrected-360.png"), full_page=True)
+    shot(one, "teams-corrected-360")
     assert url in one.url
     # the home page lists the circle this phone opened (from the browser's storage only)
     one.goto(live_server + "/")
@@ -107,8 +80,8 @@ def test_correct_an_entry(live_server: str, phone: Any) -> None:
 
 def test_record_form_offers_what_fits_the_declarer_and_row(live_server: str, phone: Any) -> None:
     one = phone()
-    _new_evening(one, live_server, "Two teams of two", ["Anna", "Beat", "Cla", "Dora"])
-    _record(one, "Anna", "Obenabe ×5", "129")
+    new_evening(one, live_server, "teams", ["Anna", "Beat", "Cla", "Dora"])
+    record(one, "Anna", "Obenabe ×5", "129")
     assert not one.locator("[data-played-as]").is_visible()
     one.locator(".record .choices label", has_text="Cla").click()  # Anna's partner: Obenabe is filled for the team
     offered = one.eval_on_selector_all("select[name=row] option:not([disabled])", "os => os.map(o => o.value)")

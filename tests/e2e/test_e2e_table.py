@@ -3,49 +3,29 @@ result shows on the slate; a tap on an illegal card is explained; no page scroll
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_helpers import new_evening, no_sideways_scroll, shot
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
-
-
-def _new_teams_evening(page: Any, base: str) -> str:
-    page.goto(base + "/")
-    page.fill("input[name=name]", "Digital-Jass")
-    page.click("button[type=submit]")
-    page.goto(page.input_value("#write-link"))
-    page.click("text=Two teams of two")
-    for seat, name in enumerate(NAMES):
-        page.fill(f"input[name=seat_{seat}]", name)
-    page.click("text=Start the evening")
-    page.wait_for_selector("#slate")
-    return str(page.url)
-
-
-def _no_sideways_scroll(page: Any) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
 
 def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) -> None:
     organizer = phone()
-    slate_url = _new_teams_evening(organizer, live_server)
+    slate_url = new_evening(organizer, live_server, "teams", NAMES)
     organizer.click("text=Deal digitally")
     organizer.wait_for_selector("text=Digital table")
     organizer.click("text=Show the links and QR codes of the empty seats")
     organizer.wait_for_selector(".seat-link svg")
     links = [organizer.input_value(f"#seat-link-{i}") for i in range(1, 5)]
     assert organizer.locator(".seat-link .qr svg").count() == 4
-    _no_sideways_scroll(organizer)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    organizer.screenshot(path=str(SHOTS / "table-links-360.png"), full_page=False)
+    no_sideways_scroll(organizer, width=360)
+    shot(organizer, "table-links-360", full=False)
     phones = []
     for link in links:  # the organizer's phone is one of the four: it opens Anna's link itself
         p = organizer if not phones else phone()
@@ -56,7 +36,7 @@ def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) ->
     for seat, p in enumerate(phones):
         assert p.locator(".seat-head strong").inner_text() == NAMES[seat]
         assert p.locator(".hand .card").count() == 9
-        _no_sideways_scroll(p)
+        no_sideways_scroll(p, width=360)
     explained = False
     moves = 0
     deadline = time.monotonic() + 150
@@ -90,12 +70,12 @@ def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) ->
         )
         moves += 1
         if moves == 8:
-            mover.screenshot(path=str(SHOTS / "table-mid-hand-360.png"), full_page=True)
+            shot(mover, "table-mid-hand-360")
     else:
         pytest.fail("the hand did not end in time")
     for p in phones:  # every phone sees the result (polling)
         p.wait_for_selector("[data-result]", timeout=10_000)
-    phones[1].screenshot(path=str(SHOTS / "table-seat-360.png"), full_page=True)
+    shot(phones[1], "table-seat-360")
     check = phone()
     check.goto(slate_url)
     assert check.locator("#slate td.filled").count() == 1

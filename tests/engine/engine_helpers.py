@@ -1,30 +1,18 @@
-"""Helpers for the engine tests (the one place they import helpers from): hands
-started at once, random finishes, and an independent reference for legal cards and
-trick winners (written from RULES.md 2-3 card by card, sharing nothing with the
-engine's lookups). Rule sets and rigged deals come from ``shared_helpers``."""
+"""Helpers of the engine tests: hands started at once, random finishes, and an
+independent reference for legal cards and trick winners (written from RULES.md 2-3
+card by card, sharing nothing with the engine's lookups). (Rule sets and rigged deals:
+``shared_helpers``.)"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
 
-from shared_helpers import SOAK, any_ruleset, contracts_for, deck_for
+from shared_helpers import any_ruleset
 
 from scorekeeper.engine import HandSetup, HandState, announce_action
 from scorekeeper.game.cards import parse_cards
 from scorekeeper.game.contracts import Contract, Mode, TrickMode
-
-__all__ = [
-    "SOAK",
-    "any_ruleset",
-    "contracts_for",
-    "deck_for",
-    "play_codes",
-    "random_finish",
-    "ref_legal",
-    "ref_winning_index",
-    "start",
-]
 
 
 def start(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import any_ruleset, contracts_for, random_finish
+from engine_helpers import random_finish
+from shared_helpers import any_ruleset, contracts_for
 
 from scorekeeper.engine import HandSetup, HandState, announce_action, decode_announce
 from scorekeeper.engine.bitmasks import POINTS, VAL_OBENABE, VAL_TRUMP, VAL_UNDENUFE, VAL_UNDENUFE_SIX11

@@ -8,7 +8,8 @@ import doctest
 import random
 
 import pytest
-from engine_helpers import any_ruleset, start
+from engine_helpers import start
+from shared_helpers import any_ruleset
 
 from scorekeeper.engine import HandSetup, HandState, fast
 from scorekeeper.engine.bitmasks import POINTS, VAL_OBENABE, card_ints

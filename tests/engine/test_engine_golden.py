@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from engine_helpers import any_ruleset, random_finish
+from engine_helpers import random_finish
+from shared_helpers import any_ruleset
 
 from scorekeeper.engine import PASS, SEICH, HandSetup, HandState, announce_action
 from scorekeeper.engine.actions import CONTRACTS

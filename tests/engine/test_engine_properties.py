@@ -6,9 +6,10 @@ import json
 import random
 
 import pytest
-from engine_helpers import SOAK, any_ruleset, contracts_for, ref_legal, ref_winning_index
+from engine_helpers import ref_legal, ref_winning_index
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_helpers import SOAK, any_ruleset, contracts_for
 
 from scorekeeper.engine import HandSetup, HandState, IllegalAction, IllegalCard, Phase, announce_action
 from scorekeeper.engine.bitmasks import card_ints, trick_mode

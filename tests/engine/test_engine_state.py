@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import any_ruleset, deck_for, play_codes, random_finish, start
+from engine_helpers import play_codes, random_finish, start
+from shared_helpers import any_ruleset, deck_for
 
 from scorekeeper.engine import (
     TERMINAL,

@@ -38,8 +38,8 @@ def _refused(resp: TestResponse, *, api: bool) -> str:
         body = resp.get_json()
         assert body["error"]["code"] == "rate_limited"
         assert body["error"]["params"]["retry_after"] == int(resp.headers["Retry-After"])
-        from scorekeeper.api.components import SCHEMAS
-        from scorekeeper.api.schema import validate
+        from scorekeeper.api.shapes import SCHEMAS
+        from scorekeeper.api.validation import validate
 
         validate(body, SCHEMAS["Error"], SCHEMAS)  # the API's one error shape
         message: str = body["error"]["message"]

@@ -21,7 +21,7 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import EntryRow, Evening, TableAction
 from scorekeeper.scoring import Cut
 from scorekeeper.services import circles, evenings
-from scorekeeper.services import table as tables
+from scorekeeper.services import digital_table as tables
 
 from .hosting_helpers import rid
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from babel.messages.catalog import Catalog
 from babel.support import Translations
-from i18n_support import CONVERSION, LOCALES, TRANSLATIONS, ids, load_catalog, placeholders, strings
+from i18n_helpers import CONVERSION, LOCALES, TRANSLATIONS, ids, load_catalog, placeholders, strings
 
 
 @pytest.fixture(scope="module", params=LOCALES)

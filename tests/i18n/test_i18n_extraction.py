@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 
 import pytest
-from i18n_support import LOCALES, ROOT, babel_keywords, extract, ids, load_catalog
+from i18n_helpers import LOCALES, ROOT, babel_keywords, extract, ids, load_catalog
 
 import scorekeeper
 from scorekeeper.game.errors import RuleError

@@ -4,103 +4,23 @@ from __future__ import annotations
 
 import html
 import re
-from html.parser import HTMLParser
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from i18n_support import load_catalog
+from i18n_helpers import load_catalog, make_evening, rows_shown, visible_texts, whole_evening
+from shared_helpers import flashes
 
-from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.hand_entry import HandEntry
-from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.scoring.slate import Slate
-from scorekeeper.services import circles as circle_service
-from scorekeeper.services import evenings as evening_service
 
 DE = {"Accept-Language": "de-CH,de;q=0.9,en;q=0.5"}
 EN = {"Accept-Language": "en-GB,en;q=0.8"}
-NAMES = ["Anna", "Beat", "Cla"]
 
 SUITS = {  # deck -> language -> the suit rows' labels in the three-player order (C, H, S, D)
     "swiss": {"de": ["Eichel", "Rose", "Schilte", "Schelle"], "en": ["Acorns", "Roses", "Shields", "Bells"]},
     "french": {"de": ["Kreuz", "Herz", "Schaufel", "Ecke"], "en": ["Clubs", "Hearts", "Spades", "Diamonds"]},
 }
-
-
-def make_evening(app: Flask, deck: str = "swiss", hands: list[HandEntry] = ()) -> tuple[str, str, str]:
-    """(write token, view token, evening id) of a three-player evening in ``deck`` with ``hands`` recorded."""
-    with app.app_context():
-        circle, write, view = circle_service.create_circle("Donnerstagsjass")
-        ruleset = default_ruleset(Variant.THREE, deck=deck)
-        ev = evening_service.start_evening(
-            circle, ruleset=ruleset, player_names=NAMES, first_dealer=0, request_id="start-1"
-        )
-        for i, entry in enumerate(hands):
-            ev = evening_service.record_hand(ev, entry, expected_version=ev.version, request_id=f"hand-{i}")
-        return write, view, ev.public_id
-
-
-def whole_evening() -> list[HandEntry]:
-    """Thirty valid hands of a three-player evening, no ties: seat 1 always makes 60, seat 2 70, seat 0 80."""
-    ruleset = default_ruleset(Variant.THREE)
-    hands: list[HandEntry] = []
-    for _i in range(ruleset.n_hands):
-        slate = Slate.build(ruleset, 0, hands)
-        seat = slate.eligible_seats()[0]
-        row = ruleset.row(slate.open_rows(ruleset.side_of(seat))[0])
-        contract = next(c for k in row.kinds for c in all_contracts(k) if row.allows(c)) if row.is_choice else None
-        points = 60 + 10 * ((seat + 2) % 3)
-        hands.append(HandEntry(row.key, seat, contract, points, 157 - points))
-    return hands
-
-
-class _Visible(HTMLParser):
-    """Text nodes and the user-visible attributes of a page (no script or style)."""
-
-    ATTRS = ("placeholder", "title", "aria-label", "data-confirm", "data-done", "value")
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts: list[str] = []
-        self._skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
-            self._skip += 1
-        a = dict(attrs)
-        for name in self.ATTRS:
-            if name == "value" and not (tag == "button" or (tag == "input" and a.get("type") in ("submit", "button"))):
-                continue
-            if a.get(name):
-                self.texts.append(a[name] or "")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
-            self._skip -= 1
-
-    def handle_data(self, data: str) -> None:
-        if not self._skip and data.strip():
-            self.texts.append(data)
-
-
-def visible_texts(page: str) -> list[str]:
-    parser = _Visible()
-    parser.feed(page)
-    return [re.sub(r"\s+", " ", t).strip() for t in parser.texts]
-
-
-def flashes(page: str) -> list[str]:
-    return [
-        html.unescape(re.sub(r"\s+", " ", m).strip())
-        for m in re.findall(r'<p class="flash flash-\w+">(.*?)</p>', page, re.S)
-    ]
-
-
-def rows_shown(page: str) -> list[str]:
-    labels = re.findall(r'<th scope="row" class="rowlabel">([^<]+)<span class="factor">', page)
-    return [html.unescape(m).replace("\u00ad", "").strip() for m in labels]  # soft hyphens for narrow screens
 
 
 # --- the browser's language, and the switch ------------------------------------------

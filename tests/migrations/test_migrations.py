@@ -152,7 +152,7 @@ Migrate = Callable[..., None]
 
 def test_empty_database_up_down_up(empty_db: str, app_factory: Factory, migrate_db: Migrate) -> None:
     migrate_to = migrate_db
-    app = app_factory(empty_db, PARTS=())
+    app = app_factory(empty_db)
     migrate_to(empty_db)
     assert _revision(empty_db) == HEAD
     assert set(TABLES) <= _tables(empty_db)
@@ -167,7 +167,7 @@ def test_empty_database_up_down_up(empty_db: str, app_factory: Factory, migrate_
 def test_rows_survive_each_step_down_and_up(empty_db: str, app_factory: Factory, migrate_db: Migrate) -> None:
     """Down one revision at a time to the initial schema, then back to head: no row lost."""
     migrate_to = migrate_db
-    app = app_factory(empty_db, PARTS=())
+    app = app_factory(empty_db)
     migrate_to(empty_db)
     public_id, money = _fill(app)
     before = _dump(empty_db)

@@ -1,30 +1,17 @@
-"""Helpers for the scoring tests (the one place they import helpers from): random but
-valid evenings, short constructors, and checks of a settlement."""
+"""Helpers of the scoring tests: random but valid evenings, short constructors, the
+book's evening (``BOOK``, ``slate_of``), and checks of a settlement."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
 
-from shared_helpers import SOAK, row_contracts
+from shared_helpers import row_contracts
 
 from scorekeeper.game.contracts import Contract
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.scoring import Slate, Transfer
-
-__all__ = [
-    "BOOK",
-    "SOAK",
-    "assert_settles",
-    "hand",
-    "min_transfers_brute",
-    "outcome_entry",
-    "random_entry",
-    "random_evening",
-    "row_contracts",
-    "slate_of",
-]
 
 
 def hand(

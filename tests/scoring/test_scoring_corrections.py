@@ -4,7 +4,8 @@ and keeps every later hand valid."""
 from __future__ import annotations
 
 import pytest
-from scoring_helpers import hand, row_contracts
+from scoring_helpers import hand
+from shared_helpers import row_contracts
 
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from scoring_helpers import hand
 
@@ -13,6 +15,7 @@ from scorekeeper.game.contracts import (
     Contract,
     Kind,
     Mode,
+    all_contracts,
     suit_contract,
 )
 from scorekeeper.game.errors import RuleError
@@ -176,16 +179,67 @@ def test_evening_complete_refuses_more_hands() -> None:
     assert _code(rs, entries, hand("suit_C", 0, 50)) == "evening_complete"
 
 
-def test_every_code_is_exercised_in_this_module() -> None:
-    import pathlib
+def _club_barrel_conflict() -> tuple[list[HandEntry], HandEntry]:
+    """Team 1 fills all 12 rows, team 0 ten; hand 23's Seich by seat 0 (in the barrel) stands only
+    while team 1 is full: moving team 1's first hand to team 0 breaks it."""
+    rows = [r.key for r in CLUB.rows]
 
-    text = (
-        pathlib.Path(__file__).read_text()
-        + (pathlib.Path(__file__).parent / "test_scoring_corrections.py").read_text()
-        + (pathlib.Path(__file__).parent / "test_scoring_paper.py").read_text()
-    )
-    missing = [c for c in ERROR_CODES if f'"{c}"' not in text]
-    assert missing == []
+    def choice(key: str) -> Contract | None:
+        row = CLUB.row(key)
+        return next(c for k in row.kinds for c in all_contracts(k) if row.allows(c)) if row.is_choice else None
+
+    team1 = [hand(k, 1, 50, contract=choice(k)) for k in rows]
+    team0 = [hand(k, 0, 50, contract=choice(k)) for k in rows[:10]]
+    return team1 + team0 + [HandEntry.seich_hand(0)], hand(rows[10], 0, 50, contract=choice(rows[10]))
+
+
+def _one_bad_entry(code: str) -> tuple[Any, list[HandEntry], HandEntry, int | None]:
+    """(rule set, hands so far, the bad entry, the hand it replaces) for every code of ERROR_CODES."""
+    full = [hand(r.key, s, 50, contract=OBENABE if r.is_choice else None) for s in range(3) for r in THREE.rows]
+    cases: dict[str, tuple[Any, list[HandEntry], HandEntry, int | None]] = {
+        "evening_complete": (THREE, full, hand("suit_C", 0, 50), None),
+        "declarer_unknown": (THREE, [], hand("suit_C", 3, 50), None),
+        "row_required": (THREE, [], HandEntry(None, 0, None, 50, 107), None),
+        "row_unknown": (THREE, [], hand("misere_zwueschi", 0, 50), None),
+        "side_full": (THREE, FULL_SIDE0, hand("suit_C", 0, 50), None),
+        "row_closed": (THREE, [hand("suit_C", 1, 50)], hand("suit_C", 1, 60), None),
+        "contract_required": (THREE, [], hand("joker1", 0, 50), None),
+        "contract_not_allowed": (THREE, [], hand("obenabe", 0, 50, contract=UNDENUFE), None),
+        "points_not_whole": (THREE, [], HandEntry("suit_C", 0, None, 50.5, 106.5), None),  # type: ignore[arg-type]
+        "points_range": (THREE, [], HandEntry("suit_C", 0, None, 158, -1), None),
+        "points_sum": (THREE, [], HandEntry("suit_C", 0, None, 100, 56), None),
+        "match_and_countermatch": (
+            THREE,
+            [],
+            HandEntry("suit_C", 0, None, 157, 0, match=True, countermatch=True),
+            None,
+        ),
+        "match_needs_all": (THREE, [], HandEntry("suit_C", 0, None, 150, 7, match=True), None),
+        "countermatch_needs_none": (THREE, [], HandEntry("suit_C", 0, None, 7, 150, countermatch=True), None),
+        "seich_not_allowed": (TEAMS, [], HandEntry.seich_hand(0), None),
+        "seich_with_result": (CLUB, [], HandEntry("obenabe", 1, None, 0, 0, seich=True), None),
+        "seich_used": (CLUB, [HandEntry.seich_hand(1), hand("suit_D", 2, 50)], HandEntry.seich_hand(3), None),
+        "not_in_barrel": (CLUB, [], HandEntry.seich_hand(2), None),
+        "entry_unknown": (THREE, [hand("suit_C", 1, 50)], hand("suit_C", 1, 50), 1),
+        "correction_conflict": (CLUB, *_club_barrel_conflict(), 0),
+        # cells typed from a paper slate (HandEntry.paper)
+        "cell_not_whole": (THREE, [], HandEntry.paper("suit_C", 0, 48.0), None),  # type: ignore[arg-type]
+        "cell_with_points": (THREE, [], HandEntry("suit_C", 0, None, 40, 117, cell=40), None),
+        "cell_impossible": (TEAMS, [], HandEntry.paper("suit_H", 0, 49), None),  # not a multiple of 4
+        "cell_needs_match": (THREE, [], HandEntry.paper("suit_C", 0, 257), None),
+        "cell_match_value": (THREE, [], HandEntry.paper("suit_C", 0, 200, match=True), None),
+        "cell_countermatch_value": (THREE, [], HandEntry.paper("suit_C", 0, 3, countermatch=True), None),
+    }
+    return cases[code]
+
+
+@pytest.mark.parametrize("code", sorted(ERROR_CODES))
+def test_every_code_is_raised_by_a_bad_entry(code: str) -> None:
+    """Each code of ERROR_CODES is what ``verify_entry`` raises for one concrete bad entry
+    (a new code without its case here fails with KeyError)."""
+    ruleset, entries, entry, replacing = _one_bad_entry(code)
+    kw = {} if replacing is None else {"replacing": replacing}
+    assert _code(ruleset, entries, entry, **kw) == code
 
 
 def test_good_entries_pass() -> None:

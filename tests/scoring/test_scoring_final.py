@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from scoring_helpers import BOOK, row_contracts
+from scoring_helpers import BOOK
+from shared_helpers import row_contracts
 
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry

@@ -19,7 +19,8 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scoring_helpers import BOOK, SOAK, hand, outcome_entry, random_evening, slate_of
+from scoring_helpers import BOOK, hand, outcome_entry, random_evening, slate_of
+from shared_helpers import SOAK
 
 from scorekeeper.game.contracts import Contract, Kind
 from scorekeeper.game.hand_entry import HandEntry

@@ -9,7 +9,8 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scoring_helpers import SOAK, assert_settles, min_transfers_brute, random_entry, random_evening, row_contracts
+from scoring_helpers import assert_settles, min_transfers_brute, random_entry, random_evening
+from shared_helpers import SOAK, row_contracts
 
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from scoring_helpers import hand, row_contracts
+from scoring_helpers import hand
+from shared_helpers import row_contracts
 
 from scorekeeper.game.contracts import OBENABE
 from scorekeeper.game.hand_entry import HandEntry

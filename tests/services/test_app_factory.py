@@ -29,13 +29,13 @@ def test_configuration_order(tmp_path: Path, clean_env: pytest.MonkeyPatch) -> N
     inst = tmp_path / "instance"
     inst.mkdir()
     (inst / "config.py").write_text("MAX_CONTENT_LENGTH = 111\nSQLITE_BUSY_TIMEOUT_MS = 222\nSECRET_KEY = 'inst'\n")
-    app = create_app({"PARTS": ()}, instance_path=str(inst))
+    app = create_app({}, instance_path=str(inst))
     assert app.config["MAX_CONTENT_LENGTH"] == 111 and app.config["SECRET_KEY"] == "inst"
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{inst / 'scorekeeper.sqlite3'}"
 
     clean_env.setenv("SCOREKEEPER_MAX_CONTENT_LENGTH", "333")
     clean_env.setenv("DATABASE_URL", "postgres://u:p@db.example:5432/jass")
-    app = create_app({"PARTS": (), "SQLITE_BUSY_TIMEOUT_MS": 444}, instance_path=str(inst))
+    app = create_app({"SQLITE_BUSY_TIMEOUT_MS": 444}, instance_path=str(inst))
     assert app.config["MAX_CONTENT_LENGTH"] == 333  # env over instance config
     assert app.config["SQLITE_BUSY_TIMEOUT_MS"] == 444  # test config over everything
     assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://u:p@db.example:5432/jass"
@@ -59,14 +59,14 @@ def test_database_url_rewrite(url: str, expected: str) -> None:
 
 def test_secret_key_generated_once_private(tmp_path: Path, clean_env: pytest.MonkeyPatch) -> None:
     inst = tmp_path / "inst"
-    first = create_app({"PARTS": ()}, instance_path=str(inst))
+    first = create_app({}, instance_path=str(inst))
     key_file = inst / "secret_key"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert len(first.config["SECRET_KEY"]) >= 32
-    second = create_app({"PARTS": ()}, instance_path=str(inst))
+    second = create_app({}, instance_path=str(inst))
     assert second.config["SECRET_KEY"] == first.config["SECRET_KEY"]
     clean_env.setenv("SCOREKEEPER_SECRET_KEY", "from-env")
-    assert create_app({"PARTS": ()}, instance_path=str(inst)).config["SECRET_KEY"] == "from-env"
+    assert create_app({}, instance_path=str(inst)).config["SECRET_KEY"] == "from-env"
     assert not [p for p in inst.iterdir() if p.name.startswith(".secret_key")]  # no temporary files left
 
 
@@ -108,6 +108,8 @@ def test_cli_reports_the_migrated_revision(runner: FlaskCliRunner) -> None:
     assert result.exit_code == 0, result.output
 
 
-def test_missing_optional_part_is_fine(tmp_path: Path, clean_env: pytest.MonkeyPatch) -> None:
-    app = create_app({"PARTS": ("scorekeeper.no_such_part",), "SECRET_KEY": "k"}, instance_path=str(tmp_path))
-    assert "static" in app.view_functions
+def test_the_pages_the_api_and_the_picture_are_always_there(tmp_path: Path, clean_env: pytest.MonkeyPatch) -> None:
+    app = create_app({"SECRET_KEY": "k"}, instance_path=str(tmp_path))
+    assert {"home", "circles", "slate", "table", "picture", "api"} <= set(app.blueprints)
+    endpoints = {rule.endpoint for rule in app.url_map.iter_rules()}
+    assert {"static", "home.index", "slate.evening", "picture.slate_png", "table.seat", "api.evening"} <= endpoints

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from flask import Flask
+from services_helpers import NAMES
+from shared_helpers import rid
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
@@ -13,8 +15,6 @@ from scorekeeper.models import AppliedRequest, CutRow, EntryRow, Evening
 from scorekeeper.scoring import Cut
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
-
-from .evening_helpers import NAMES, rid
 
 
 def _three(app: Flask) -> Evening:

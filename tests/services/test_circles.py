@@ -6,6 +6,7 @@ import hashlib
 
 import pytest
 from flask import Flask
+from shared_helpers import rid
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -14,8 +15,6 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Circle, Player
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import Forbidden, NotFound
-
-from .evening_helpers import rid
 
 
 def test_links_open_the_circle_and_are_stored_hashed(app: Flask) -> None:

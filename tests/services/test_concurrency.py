@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from services_helpers import NAMES
+from shared_helpers import race, rid
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
@@ -20,9 +22,6 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import AppliedRequest, EntryRow, Evening
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
-from tests.race_helpers import race
-
-from .evening_helpers import NAMES, rid
 
 WINDOW = 0.3  # seconds each writer spends between reading the slate and writing
 

@@ -7,6 +7,8 @@ import random
 
 import pytest
 from flask import Flask
+from services_helpers import NAMES
+from shared_helpers import rid
 
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
@@ -14,8 +16,6 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
 from scorekeeper.scoring import Cut, Tie
 from scorekeeper.services import circles, evenings
-
-from .evening_helpers import NAMES, rid
 
 
 def _hand(row: str, seat: int, points: int) -> HandEntry:

@@ -9,6 +9,8 @@ from dataclasses import replace
 
 import pytest
 from flask import Flask
+from services_helpers import NAMES, next_hand
+from shared_helpers import rid
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
@@ -19,8 +21,6 @@ from scorekeeper.models import AppliedRequest, EntryRow, Evening
 from scorekeeper.scoring import Slate, final_result, payout
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
-
-from .evening_helpers import NAMES, next_hand, rid
 
 HANDS = {Variant.THREE: 30, Variant.TEAMS: 16, Variant.SOLO4: 32, Variant.CLUB: 24}
 

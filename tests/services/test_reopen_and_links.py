@@ -8,6 +8,8 @@ import random
 
 import pytest
 from flask import Flask
+from services_helpers import NAMES, play_hands
+from shared_helpers import rid
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -17,8 +19,6 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Circle
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import NotFound, StaleVersion
-
-from .evening_helpers import NAMES, play_hands, rid
 
 
 def test_reopen_an_ended_evening_to_correct_it(app: Flask) -> None:

@@ -7,23 +7,21 @@ services and the database for a few. ``SCOREKEEPER_SOAK=1`` runs many more."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from services_helpers import NAMES, next_hand
+from shared_helpers import SOAK, rid
 
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import EntryRow
 from scorekeeper.scoring import Slate
 from scorekeeper.services import circles, evenings
-from scorekeeper.services.entries import audit_trail, build_slate, hand_fields, replay, to_hand
+from scorekeeper.services.replay import audit_trail, build_slate, hand_fields, replay, to_hand
 
-from .evening_helpers import NAMES, next_hand, rid
-
-SOAK = os.environ.get("SCOREKEEPER_SOAK") == "1"
 Op = tuple[str, int]
 ops_strategy = st.lists(
     st.tuples(st.sampled_from(["hand", "hand", "fix", "undo"]), st.integers(0, 10_000)), max_size=40

@@ -9,15 +9,14 @@ from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
+from table_helpers import every_card_name, start_evening
 
-from scorekeeper.api.components import SCHEMAS
-from scorekeeper.api.schema import validate
+from scorekeeper.api.shapes import SCHEMAS
+from scorekeeper.api.validation import validate
 from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.cards import Card
 from scorekeeper.game.rulesets import Variant
-from scorekeeper.services import table as tables
-
-from .web_helpers import every_card_name, start_evening
+from scorekeeper.services import digital_table as tables
 
 API = "/api/v1"
 

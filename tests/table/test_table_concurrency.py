@@ -12,18 +12,17 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from shared_helpers import race
 from sqlalchemy import func, select
+from table_helpers import LEVEL, start
 
 from scorekeeper.engine import HandState
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.models import EntryRow, TableAction
-from scorekeeper.services import table as tables
-from scorekeeper.services import table_seats as seats
-from scorekeeper.services.table import StaleTable
-from tests.race_helpers import race
-
-from .table_helpers import start
+from scorekeeper.services import digital_table as tables
+from scorekeeper.services import seats as seats
+from scorekeeper.services.digital_table import StaleTable
 
 WINDOW = 0.05
 
@@ -72,7 +71,7 @@ def test_two_workers_running_the_computers_store_one_hand(app: Flask, monkeypatc
         table = tables.open_table(ev, rng=random.Random(2))  # humans first: nothing played yet
         public_id, evening_id = table.public_id, ev.id
         for seat in range(3):
-            seats.set_computer(table, seat)
+            seats.set_computer(table, seat, LEVEL)
     _slow_replay(monkeypatch)
 
     def poll() -> int:

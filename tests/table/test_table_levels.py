@@ -8,38 +8,32 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from table_helpers import LEVEL, csrf, start, start_evening
 
-from scorekeeper.api.components import SCHEMAS
-from scorekeeper.api.schema import validate
+from scorekeeper import bots
+from scorekeeper.api.shapes import SCHEMAS
+from scorekeeper.api.validation import validate
 from scorekeeper.bots import LEVELS
 from scorekeeper.engine import SeatView
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.rulesets import RuleSet, Variant
-from scorekeeper.services import table as tables
-from scorekeeper.services import table_computer
-from scorekeeper.services import table_seats as seats_svc
-from scorekeeper.services.table_computer import COMPUTER_LEVELS, simple_action
-
-from .table_helpers import start
-from .web_helpers import csrf, start_evening
+from scorekeeper.services import digital_table as tables
+from scorekeeper.services import seats as seats_svc
 
 API = "/api/v1"
 
 
-def test_the_levels_are_the_bots_levels() -> None:
-    assert COMPUTER_LEVELS == tuple(LEVELS)
-
-
 @pytest.fixture
 def spy(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
-    """The bots' entry point replaced by a spy: records (seat, level) of every call, answers simply."""
+    """The bots' entry point, as the table calls it, wrapped by a spy: records (seat, level) of
+    every call and answers as the easy bot would."""
     calls: list[tuple[int, str]] = []
 
     def choose(view: SeatView, ruleset: RuleSet, level: str, scores: Any = None) -> int:
         calls.append((view.seat, level))
-        return simple_action(view, ruleset)
+        return bots.choose_action(view, ruleset, LEVEL, scores=scores)
 
-    monkeypatch.setattr(table_computer, "_bots_chooser", lambda: choose)
+    monkeypatch.setattr(tables, "choose_action", choose)
     return calls
 
 
@@ -53,7 +47,7 @@ def test_each_computer_plays_at_its_seats_level(app: Flask, spy: list[tuple[int,
             2: (True, "strong"),
             3: (True, "normal"),
         }
-        seats_svc.set_computer(table, 0)  # no level: the configured default (easy in these tests)
+        seats_svc.set_computer(table, 0, "easy")
         st = tables.run_computers(table)
         assert st.hand_over and dict(st.levels) == {0: "easy", 1: "strong", 2: "strong", 3: "normal"}
         levels = {0: "easy", 1: "strong", 2: "strong", 3: "normal"}
@@ -63,8 +57,8 @@ def test_each_computer_plays_at_its_seats_level(app: Flask, spy: list[tuple[int,
 
 def test_a_computer_seat_given_again_changes_its_level(app: Flask, spy: list[tuple[int, str]]) -> None:
     with app.app_context():
-        table = tables.open_table(start(Variant.THREE), computers=(1,))
-        assert tables.load(table).levels == {1: "easy"}  # opened without a level: the configured default
+        table = tables.open_table(start(Variant.THREE), computers=(1,), level="easy")
+        assert tables.load(table).levels == {1: "easy"}
         version = tables.load(table).table.version
         seats_svc.set_computer(table, 1, "strong")
         st = tables.load(table)
@@ -110,7 +104,7 @@ def test_the_api_takes_an_optional_level_and_refuses_a_bad_one(client: Any, app:
     doc = client.get(f"{API}/openapi.json").get_json()
     op = doc["paths"][f"{API}/evenings/{{evening_id}}/table/seats/{{seat}}/computer"]["post"]
     level = next(p for p in op["parameters"] if p["name"] == "level")
-    assert level["in"] == "query" and not level["required"] and level["schema"]["enum"] == list(COMPUTER_LEVELS)
+    assert level["in"] == "query" and not level["required"] and level["schema"]["enum"] == list(LEVELS)
 
 
 def test_the_table_page_offers_the_three_levels(app: Flask) -> None:

@@ -9,23 +9,21 @@ Default: one game per variant; ``SCOREKEEPER_SOAK=1`` plays many more.
 from __future__ import annotations
 
 import logging
-import os
 import random
 import re
 from typing import Any
 
 import pytest
 from flask import Flask
+from shared_helpers import SOAK
+from table_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, csrf, every_card_name, join, open_table, start_evening
 from werkzeug.test import TestResponse
 
 from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.rulesets import Variant
-from scorekeeper.services import table as tables
+from scorekeeper.services import digital_table as tables
 
-from .test_table_web import join, open_table
-from .web_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, every_card_name, start_evening
-
-GAMES = 24 if os.environ.get("SCOREKEEPER_SOAK", "").strip() in ("1", "true", "yes") else 1
+GAMES = 24 if SOAK else 1
 NAMES_OF = every_card_name()
 CARD_WORD = re.compile(r"\b[CDSH][6789TJQKA]\b")
 
@@ -99,7 +97,7 @@ def test_no_response_carries_another_seats_cards(
                     r = phone.client.post(
                         phone.seat_url + "/act",
                         headers={"HX-Request": "true"},
-                        data={"csrf_token": _csrf(phone.html), "action": tries_other[0], "seq": seq},
+                        data={"csrf_token": csrf(phone.html), "action": tries_other[0], "seq": seq},
                     )
                     assert r.status_code == 422
                     _check(app, table_id, seat, r, phone)
@@ -108,7 +106,7 @@ def test_no_response_carries_another_seats_cards(
                 r = phone.client.post(
                     phone.seat_url + "/act",
                     headers={"HX-Request": "true"},
-                    data={"csrf_token": _csrf(html), "action": action, "seq": seq},
+                    data={"csrf_token": csrf(html), "action": action, "seq": seq},
                 )
                 _check(app, table_id, mover, r, phone)
         else:
@@ -118,9 +116,3 @@ def test_no_response_carries_another_seats_cards(
         assert not CARD_WORD.search(message) and "data-card" not in message
         for names in NAMES_OF.values():
             assert not any(n in message for n in names[2:])
-
-
-def _csrf(html: str) -> str:
-    m = re.search(r'name="csrf_token" value="([^"]+)"', html)
-    assert m
-    return m.group(1)

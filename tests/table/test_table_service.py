@@ -7,18 +7,17 @@ import random
 import pytest
 from flask import Flask
 from sqlalchemy import func, select
+from table_helpers import LEVEL, human_move, play_out, start
 
 from scorekeeper.engine import PASS, IllegalAction, IllegalCard
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.models import EntryRow, TableAction
+from scorekeeper.services import digital_table as tables
 from scorekeeper.services import evenings
-from scorekeeper.services import table as tables
-from scorekeeper.services import table_seats as seats
+from scorekeeper.services import seats as seats
+from scorekeeper.services.digital_table import StaleTable
 from scorekeeper.services.errors import Forbidden
-from scorekeeper.services.table import StaleTable
-
-from .table_helpers import human_move, play_out, start
 
 
 def _count(model: type) -> int:
@@ -30,7 +29,7 @@ def test_four_computers_play_a_hand_onto_the_slate(app: Flask, variant: Variant)
     with app.app_context():
         ev = start(variant, first_dealer=1)
         n = evenings.ruleset_of(ev).n_players
-        table = tables.open_table(ev, computers=range(n), rng=random.Random(7))
+        table = tables.open_table(ev, computers=range(n), level=LEVEL, rng=random.Random(7))
         st = tables.load(table)
         assert st.hand_over and st.hand is not None and st.hand.dealer == 1
         slate = evenings.load_slate(ev)
@@ -110,7 +109,7 @@ def test_seat_tokens_hashed_handed_over_and_computer(app: Flask) -> None:
         assert seats.table_of_token(new)[1] == 1
         with pytest.raises(Forbidden):
             seats.seat_of_token(table, "x" * 43)
-        seats.set_computer(table, 1)
+        seats.set_computer(table, 1, LEVEL)
         with pytest.raises(Forbidden):
             seats.seat_of_token(table, new)
         assert seats.computer_seats(table) == {1}
@@ -121,7 +120,7 @@ def test_a_seat_given_to_a_computer_plays_at_once(app: Flask) -> None:
         ev = start(Variant.TEAMS)
         table = tables.open_table(ev, rng=random.Random(5))
         assert tables.load(table).to_move() == 1
-        seats.set_computer(table, 1)
+        seats.set_computer(table, 1, LEVEL)
         st = tables.run_computers(table)  # what the next poll does
         assert st.seq >= 1 and st.to_move() != 1
 
@@ -130,7 +129,7 @@ def test_restart_in_the_middle_of_a_hand(app: Flask, db_url: str, app_factory) -
     rng = random.Random(11)
     with app.app_context():
         ev = start(Variant.TEAMS)
-        table = tables.open_table(ev, computers=(1, 3), rng=random.Random(6))
+        table = tables.open_table(ev, computers=(1, 3), level=LEVEL, rng=random.Random(6))
         public_id, evening_id = table.public_id, ev.id
         for _ in range(9):
             st = tables.load(table)
@@ -171,7 +170,7 @@ def test_whole_evening_one_human_three_computers(app: Flask, variant: Variant) -
     with app.app_context():
         ev = start(variant)
         n = evenings.ruleset_of(ev).n_players
-        table = tables.open_table(ev, computers=range(1, n), rng=rng)
+        table = tables.open_table(ev, computers=range(1, n), level=LEVEL, rng=rng)
         hands = 0
         while True:
             st = play_out(table, rng)
@@ -187,21 +186,3 @@ def test_whole_evening_one_human_three_computers(app: Flask, variant: Variant) -
             tables.deal_next(table)
         assert getattr(err.value, "code", "") == "evening_complete"
         assert st.hand_over
-
-
-@pytest.mark.parametrize("variant", list(Variant), ids=[v.value for v in Variant])
-def test_the_simple_player_alone_plays_legal_hands(
-    app: Flask, variant: Variant, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Without the bots package the service's own player answers, legally, to the end."""
-    from scorekeeper.services import table_computer
-
-    monkeypatch.setattr(table_computer, "_bots_chooser", lambda: None)
-    with app.app_context():
-        ev = start(variant)
-        n = evenings.ruleset_of(ev).n_players
-        table = tables.open_table(ev, computers=range(n), rng=random.Random(21))
-        for _ in range(3):
-            assert tables.load(table).hand_over
-            tables.deal_next(table, rng=random.Random(22))
-        assert len(evenings.load_slate(ev).entries) == 4

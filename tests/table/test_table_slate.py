@@ -7,16 +7,15 @@ import re
 from datetime import UTC
 
 from flask import Flask
+from shared_helpers import hand_data, hidden, rid
+from table_helpers import LEVEL, start_evening
 
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.models import Evening
 from scorekeeper.services import circles, evenings
-from scorekeeper.services import table as tables
-from scorekeeper.web.present import digital_entries
-
-from .table_helpers import rid
-from .web_helpers import start_evening
+from scorekeeper.services import digital_table as tables
+from scorekeeper.services.replay import LogItem, digital_positions
 
 MARKER = re.compile(
     r'<td class="filled[^"]*\bdigital\b[^"]*">.*?<span class="dealt" title="dealt digitally">'
@@ -53,7 +52,7 @@ def test_a_digital_hand_is_marked_on_the_slate_a_manual_one_is_not(app: Flask) -
     page = _page(app, write, evening_id)
     assert page.count('class="filled') == 1 and not MARKER.search(page) and 'class="dealt"' not in page
     with app.app_context():
-        table = tables.open_table(_evening(app, write, evening_id), computers=(0, 1, 2, 3))
+        table = tables.open_table(_evening(app, write, evening_id), computers=(0, 1, 2, 3), level=LEVEL)
         assert tables.load(table).hand_over  # four computers: the hand is played and written at once
     page = _page(app, write, evening_id)
     assert page.count('class="filled') == 2
@@ -62,8 +61,6 @@ def test_a_digital_hand_is_marked_on_the_slate_a_manual_one_is_not(app: Flask) -
 
 def test_digital_entries_follow_corrections_and_undos() -> None:
     from datetime import datetime
-
-    from scorekeeper.services.entries import LogItem
 
     now = datetime.now(UTC)
 
@@ -78,7 +75,7 @@ def test_digital_entries_follow_corrections_and_undos() -> None:
         item("undo", 2, True),
         item("hand", 2, False),
     ]
-    assert digital_entries(log) == frozenset({1})
+    assert digital_positions(log) == frozenset({1})
 
 
 def test_while_a_hand_is_dealt_digitally_the_slate_offers_the_table_not_the_form(app: Flask) -> None:
@@ -87,23 +84,21 @@ def test_while_a_hand_is_dealt_digitally_the_slate_offers_the_table_not_the_form
     assert 'id="record"' in page and "data-digital-hand" not in page
     with app.app_context():
         ev = _evening(app, write, evening_id)
-        assert not tables.hand_in_play(ev)
-        table = tables.open_table(ev, computers=(1, 2))  # seat 0 is a phone: the hand waits for her
-        assert tables.hand_in_play(ev)
+        assert not evenings.load_snapshot(ev).hand_in_play
+        table = tables.open_table(ev, computers=(1, 2), level=LEVEL)  # seat 0 is a phone: the hand waits for her
+        assert evenings.load_snapshot(ev).hand_in_play
     page = _page(app, write, evening_id)
     assert "data-digital-hand" in page and "A hand is being dealt digitally." in page
     assert f'href="/c/{write}/e/{evening_id}/table"' in page
     assert "Write it on the slate" not in page  # no manual record form
     with app.app_context():
         tables.close_table(table)  # back to real cards: the form is back
-        assert not tables.hand_in_play(_evening(app, write, evening_id))
+        assert not evenings.load_snapshot(_evening(app, write, evening_id)).hand_in_play
     page = _page(app, write, evening_id)
     assert "data-digital-hand" not in page and "Write it on the slate" in page
 
 
 def test_a_manual_hand_is_refused_while_a_hand_is_dealt_digitally(app: Flask) -> None:
-    from tests.web.web_helpers import hand_data, hidden
-
     write, evening_id = start_evening(app, Variant.TEAMS)
     client = app.test_client()
     url = f"/c/{write}/e/{evening_id}"
@@ -112,7 +107,7 @@ def test_a_manual_hand_is_refused_while_a_hand_is_dealt_digitally(app: Flask) ->
         ev = _evening(app, write, evening_id)
         rs = evenings.ruleset_of(ev)
         row = next(r for r in rs.rows if not r.is_choice)
-        tables.open_table(ev, computers=(1, 2))
+        tables.open_table(ev, computers=(1, 2), level=LEVEL)
     data = {**hidden(page, "/hands"), **hand_data(HandEntry(row.key, 1, None, 100, 57))}
     r = client.post(f"{url}/hands", data=data)
     assert r.status_code == 422
@@ -132,7 +127,7 @@ def test_the_service_and_the_api_refuse_a_manual_hand_while_a_hand_is_dealt_digi
         ev = _evening(app, write, evening_id)
         rs = evenings.ruleset_of(ev)
         row = next(r for r in rs.rows if not r.is_choice)
-        tables.open_table(ev, computers=(1, 2))
+        tables.open_table(ev, computers=(1, 2), level=LEVEL)
         version = ev.version
     body = {
         "declarer_seat": 1,

@@ -9,13 +9,11 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
+from table_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, csrf, join, open_table, start_evening
 
 from scorekeeper.game.rulesets import Variant
+from scorekeeper.services import digital_table as tables
 from scorekeeper.services import evenings
-from scorekeeper.services import table as tables
-
-from .web_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, csrf, start_evening
 
 
 @pytest.fixture
@@ -23,45 +21,10 @@ def app_config() -> dict[str, Any]:
     return {"WTF_CSRF_ENABLED": True, "TABLE_COMPUTER_LEVEL": "easy"}
 
 
-def open_table(client: FlaskClient, write: str, evening_id: str, computers: tuple[int, ...] = ()) -> list[str]:
-    """Deal digitally from the slate page; returns the seat links shown for the human seats."""
-    slate = client.get(f"/c/{write}/e/{evening_id}")
-    assert slate.status_code == 200
-    page = slate.get_data(as_text=True)
-    assert f"/c/{write}/e/{evening_id}/table/open" in page
-    r = client.post(
-        f"/c/{write}/e/{evening_id}/table/open",
-        data={"csrf_token": csrf(page), "computer": [str(c) for c in computers]},
-    )
-    assert r.status_code == 302 and r.headers["Location"].endswith("/table")
-    manage = client.get(f"/c/{write}/e/{evening_id}/table")
-    assert manage.status_code == 200 and manage.headers["Cache-Control"] == "no-store"
-    html = manage.get_data(as_text=True)
-    r = client.post(f"/c/{write}/e/{evening_id}/table/links", data={"csrf_token": csrf(html)})
-    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
-    links_html = r.get_data(as_text=True)
-    assert links_html.count("<svg") == links_html.count('class="qr"')  # one inline SVG QR code per link
-    return re.findall(r'value="(http[^"]+/s/[^"]+)"', links_html)
-
-
 def _error_text(html: str) -> str:
     m = re.search(r"data-error>([^<]*)<", html)
     assert m, "no error shown"
     return m.group(1)
-
-
-def join(app: Flask, link: str) -> Phone:
-    client = app.test_client()
-    path = link.split("://", 1)[1].split("/", 1)[1]
-    r = client.get("/" + path)
-    assert r.status_code == 302
-    cookie = r.headers["Set-Cookie"]
-    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    location = r.headers["Location"]
-    assert "/s/" not in location and path.rsplit("/", 1)[1] not in location  # the token-free address
-    phone = Phone(client, location)
-    phone.open()
-    return phone
 
 
 def test_a_hand_from_the_slate_to_the_slate(app: Flask) -> None:

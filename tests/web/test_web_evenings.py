@@ -8,12 +8,13 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import NAMES, create_circle, fill_evening, flashes, hidden, post_hand, start_evening, version_of
+from shared_helpers import flashes, hidden
+from web_helpers import NAMES, create_circle, fill_evening, post_hand, start_evening, start_form, version_of
 
 from scorekeeper.game.rulesets import Variant
+from scorekeeper.present.labels import chf
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import evenings as svc
-from scorekeeper.web.labels import chf
 
 
 def _end(client: FlaskClient, ev: str, *, early: bool = False) -> None:
@@ -138,19 +139,7 @@ def test_end_early_with_the_standing(app: Flask, client: FlaskClient) -> None:
 def test_start_form_errors_keep_nothing(client: FlaskClient) -> None:
     write, _view = create_circle(client)
     url = f"{write}/start?variant=three"
-    page = client.get(url).text
-    data = {
-        **hidden(page, "/start"),
-        "deck": "swiss",
-        "suit_order": "swiss",
-        "barrel": "book",
-        "stake_chf": "1",
-        "round_to": "5",
-        "first_dealer": "0",
-        "seat_0": "Anna",
-        "seat_1": "anna",
-        "seat_2": "Cla",
-    }
+    data = start_form(client.get(url).text, Variant.THREE, names=["Anna", "anna", "Cla"])
     r = client.post(url, data=data)
     assert r.status_code == 422 and "Every seat needs a different player." in flashes(r.text)
     r = client.post(url, data={**data, "seat_1": ""})

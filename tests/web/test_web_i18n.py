@@ -10,8 +10,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper.game.cards import Card, DeckStyle, Suit
 from scorekeeper.game.errors import RuleError
-from scorekeeper.i18n import translate_error
-from scorekeeper.web.labels import chf
+from scorekeeper.present.errors import translate_error
+from scorekeeper.present.labels import chf
 
 PO = Path(__file__).resolve().parents[2] / "scorekeeper" / "translations" / "de_CH" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"%\(\w+\)s")

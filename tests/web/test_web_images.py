@@ -4,7 +4,6 @@ translated ``SlatePicture`` the web layer builds for it."""
 from __future__ import annotations
 
 import io
-import itertools
 import random
 from collections.abc import Iterator
 
@@ -12,23 +11,19 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
+from shared_helpers import rid
 
 from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.models import Evening
+from scorekeeper.present.labels import row_label
+from scorekeeper.present.picture import slate_picture
 from scorekeeper.render import WIDTH, Marks, SlatePicture, picture_height
 from scorekeeper.scoring import Payout, Result, Slate
 from scorekeeper.services import circles, evenings
-from scorekeeper.web.images import slate_picture
-from scorekeeper.web.labels import row_label
 
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
-_ids = itertools.count(1)
-
-
-def _rid() -> str:
-    return f"img-{next(_ids)}"
 
 
 def _hands(ruleset: RuleSet, count: int | None, seed: int = 5) -> Iterator[HandEntry]:
@@ -65,12 +60,12 @@ def _evening(app: Flask, variant: Variant, count: int | None, *, cut: bool = Tru
         rs = default_ruleset(variant)
         circle, write, view = circles.create_circle("Donnschtig-Jass")
         ev: Evening = evenings.start_evening(
-            circle, ruleset=rs, player_names=NAMES[: rs.n_players], first_dealer=0, request_id=_rid()
+            circle, ruleset=rs, player_names=NAMES[: rs.n_players], first_dealer=0, request_id=rid("img")
         )
         for entry in _hands(rs, count):
-            ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=_rid())
+            ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=rid("img"))
         if cut and evenings.load_slate(ev).complete:
-            ev = evenings.draw_cuts(ev, expected_version=ev.version, request_id=_rid())
+            ev = evenings.draw_cuts(ev, expected_version=ev.version, request_id=rid("img"))
         return write, view, ev.public_id
 
 
@@ -125,17 +120,8 @@ def _picture_of(
         ev = evenings.get_evening(circle, evening_id)
         rs = default_ruleset(variant)
         slate = evenings.load_slate(ev)
-        cuts, _pending = evenings.cuts_and_pending(ev, slate)
         res = evenings.result(ev)
-        pic = slate_picture(
-            title=circle.name,
-            date="29.11.2026",
-            ruleset=rs,
-            names=NAMES[: rs.n_players],
-            slate=slate,
-            res=res,
-            cuts=cuts,
-        )
+        pic = slate_picture(evenings.load_snapshot(ev), title=circle.name, date="29.11.2026")
         labels = [row_label(r, rs.deck) for r in rs.rows]
         return pic, slate, res, labels
 
@@ -187,20 +173,10 @@ def test_an_evening_ended_early_shows_its_standing(app: Flask, client: FlaskClie
     with app.app_context():
         circle, _ = circles.open_circle(write)
         ev = evenings.get_evening(circle, evening_id)
-        evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=_rid(), rng=random.Random(1))
+        evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=rid("img"), rng=random.Random(1))
     with app.test_request_context():
         ev = evenings.get_evening(circles.open_circle(view)[0], evening_id)
-        slate = evenings.load_slate(ev)
-        res = evenings.result(ev)
-        assert res is not None
-        pic = slate_picture(
-            title="x",
-            date="y",
-            ruleset=default_ruleset(Variant.THREE),
-            names=NAMES[:3],
-            slate=slate,
-            res=res,
-            ended_early=ev.ended_early,
-        )
+        assert evenings.result(ev) is not None
+        pic = slate_picture(evenings.load_snapshot(ev), title="x", date="y")
     assert pic.status == "ended early" and pic.net and pic.winner
     assert _png(client, view, evening_id).height == picture_height(pic)  # the route draws the same standing

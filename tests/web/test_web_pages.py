@@ -6,7 +6,8 @@ import re
 
 import pytest
 from flask.testing import FlaskClient
-from web_helpers import create_circle, flashes, hidden, post_hand, start_evening, version_of
+from shared_helpers import flashes, hidden
+from web_helpers import create_circle, post_hand, start_evening, version_of
 
 from scorekeeper import address
 from scorekeeper.game.rulesets import Variant

@@ -1,19 +1,18 @@
-"""Helpers for the page tests: read forms out of HTML, create circles, start and fill evenings.
+"""Helpers for the page tests: create circles, start and fill evenings through the pages.
 
 Every POST goes through the forms as a phone sends them: the CSRF token, the
-request id and the expected version are read from the rendered page.
+request id and the expected version are read from the rendered page
+(``shared_helpers.hidden``).
 """
 
 from __future__ import annotations
 
-import html as html_lib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from typing import Any
 
 from flask.testing import FlaskClient
+from shared_helpers import flashes, hand_data, hidden
 
 from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.hand_entry import HandEntry
@@ -26,52 +25,6 @@ NAMES = {
     Variant.SOLO4: ["Anna", "Beat", "Cla", "Dora"],
     Variant.CLUB: ["Anna", "Beat", "Cla", "Dora"],
 }
-
-
-@dataclass
-class Form:
-    action: str
-    fields: dict[str, str] = field(default_factory=dict)
-
-
-class _Forms(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.forms: list[Form] = []
-        self._current: Form | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {k: v or "" for k, v in attrs}
-        if tag == "form":
-            self._current = Form(a.get("action", ""))
-            self.forms.append(self._current)
-        elif tag == "input" and self._current is not None and a.get("type") == "hidden" and "name" in a:
-            self._current.fields[a["name"]] = a.get("value", "")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "form":
-            self._current = None
-
-
-def forms(html: str) -> list[Form]:
-    p = _Forms()
-    p.feed(html)
-    return p.forms
-
-
-def hidden(html: str, action_end: str) -> dict[str, str]:
-    """The hidden fields (CSRF token, request id, version...) of the form posting to ``...action_end``."""
-    for f in forms(html):
-        if f.action.split("#")[0].split("?")[0].endswith(action_end):
-            return dict(f.fields)
-    raise AssertionError(f"no form posting to {action_end!r}")
-
-
-def flashes(html: str) -> list[str]:
-    return [
-        html_lib.unescape(re.sub(r"\s+", " ", m).strip())
-        for m in re.findall(r'<p class="flash flash-\w+">(.*?)</p>', html, re.S)
-    ]
 
 
 def version_of(html: str) -> int:
@@ -91,18 +44,9 @@ def create_circle(client: FlaskClient, name: str = "Donnschtig-Jass") -> tuple[s
     return write.group(1), view.group(1)
 
 
-def start_evening(
-    client: FlaskClient,
-    circle: str,
-    variant: Variant,
-    *,
-    names: list[str] | None = None,
-    first_dealer: int = 0,
-    extra: dict[str, Any] | None = None,
-) -> str:
-    """Start an evening through the start form; returns the slate path."""
-    url = f"{circle}/start?variant={variant.value}"
-    page = client.get(url).text
+def start_form(page: str, variant: Variant, *, names: list[str] | None = None, first_dealer: int = 0) -> dict[str, Any]:
+    """The start form's fields as a phone sends them: its hidden fields, the variant's defaults
+    (Swiss suit names, the order the page preselects), the players in seat order."""
     rs = default_ruleset(variant)
     data: dict[str, Any] = {
         **hidden(page, "/start"),
@@ -117,28 +61,24 @@ def start_evening(
     data["suit_order"] = m.group(1) if m else "swiss"
     for seat, name in enumerate(names or NAMES[variant]):
         data[f"seat_{seat}"] = name
-    data.update(extra or {})
-    r = client.post(url, data=data)
+    return data
+
+
+def start_evening(
+    client: FlaskClient,
+    circle: str,
+    variant: Variant,
+    *,
+    names: list[str] | None = None,
+    first_dealer: int = 0,
+    extra: dict[str, Any] | None = None,
+) -> str:
+    """Start an evening through the start form; returns the slate path."""
+    url = f"{circle}/start?variant={variant.value}"
+    data = start_form(client.get(url).text, variant, names=names, first_dealer=first_dealer)
+    r = client.post(url, data={**data, **(extra or {})})
     assert r.status_code == 302, flashes(r.text) or r.text
     return r.headers["Location"]
-
-
-def hand_data(entry: HandEntry) -> dict[str, str]:
-    data = {"declarer": str(entry.declarer_seat)}
-    if entry.seich:
-        data["seich"] = "y"
-        return data
-    data.update(
-        row=entry.row_key or "",
-        played_as=entry.contract.code if entry.contract else "",
-        declarer_points=str(entry.declarer_points),
-        defender_points=str(entry.defender_points),
-    )
-    if entry.match:
-        data["match"] = "y"
-    if entry.countermatch:
-        data["countermatch"] = "y"
-    return data
 
 
 def post_hand(client: FlaskClient, evening: str, data: dict[str, str], *, page: str | None = None) -> Any:

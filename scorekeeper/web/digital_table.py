@@ -12,20 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 import segno
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
-from flask_babel import gettext as _
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ..bots import LEVELS
+from ..forms import ButtonForm
 from ..game.errors import RuleError
-from ..models import DigitalTable, Evening
+from ..i18n import _
+from ..models import Circle, DigitalTable, Evening
+from ..present.errors import error_text
+from ..present.labels import level_labels, side_labels
+from ..present.seat import seat_page
+from ..services import digital_table as svc
 from ..services import evenings
-from ..services import table as svc
-from ..services import table_seats as seat_svc
+from ..services import seats as seat_svc
+from ..services.digital_table import StaleTable, TableState
 from ..services.errors import Forbidden, NotFound
-from ..services.table import StaleTable, TableState
-from ..services.table_computer import COMPUTER_LEVELS
-from .common import error_text, evening_or_404, open_or_404, require_write, ruleset_of, seat_names
-from .table_view import seat_page, side_names
+from .common import evening_or_404, open_or_404, require_write, seat_names
 
 bp = Blueprint("table", __name__)
 
@@ -44,20 +47,8 @@ def _private(response: Response) -> Response:
     return response
 
 
-@bp.app_template_global()
-def digital_table_open(evening: Evening) -> bool:
-    """For the slate page: is a digital table open for this evening?"""
-    return svc.open_table_of(evening) is not None
-
-
-@bp.app_template_global()
-def digital_hand_in_play(evening: Evening) -> bool:
-    """For the slate page: is a hand being dealt digitally (then no manual record form)?"""
-    return svc.hand_in_play(evening)
-
-
 # --- the organizer (the circle's write link) ---------------------------------------------
-def _evening(token: str, evening_id: str) -> tuple[Any, Evening]:
+def _evening(token: str, evening_id: str) -> tuple[Circle, Evening]:
     circle, can_write = open_or_404(token)
     require_write(can_write)
     return circle, evening_or_404(circle, evening_id)
@@ -77,21 +68,28 @@ def _to_table(token: str, evening_id: str) -> Response:
 @bp.route("/c/<token>/e/<evening_id>/table/open", methods=["POST"])
 def open_table(token: str, evening_id: str) -> Page:
     circle, ev = _evening(token, evening_id)
-    n = ruleset_of(ev).n_players
+    n = evenings.ruleset_of(ev).n_players
     computers = {int(v) for v in request.form.getlist("computer") if v.isdigit() and int(v) < n}
     try:
-        svc.open_table(ev, computers=computers)
+        svc.open_table(ev, computers=computers, level=_default_level())
     except RuleError as err:
-        return render_template(
-            "errors/error.html", title=_("No digital deal"), text=error_text(err, ruleset_of(ev), seat_names(ev))
-        ), 422
+        return _no_deal(err, ev)
     return _to_table(token, evening_id)
 
 
-def _manage_context(token: str, circle: Any, ev: Evening, table: DigitalTable) -> dict[str, Any]:
+def _default_level() -> str:
+    """The computers' level when the organiser picks none: the app's ``TABLE_COMPUTER_LEVEL``."""
+    return str(current_app.config["TABLE_COMPUTER_LEVEL"])
+
+
+def _no_deal(err: RuleError, ev: Evening) -> tuple[str, int]:
+    text = error_text(err, evenings.ruleset_of(ev), seat_names(ev))
+    return render_template("errors/error.html", title=_("No digital deal"), text=text), 422
+
+
+def _manage_context(token: str, circle: Circle, ev: Evening, table: DigitalTable) -> dict[str, Any]:
     st = svc.run_computers(table)
     names = seat_names(ev)
-    rs = st.ruleset
     mover = st.to_move()
     return {
         "token": token,
@@ -102,15 +100,10 @@ def _manage_context(token: str, circle: Any, ev: Evening, table: DigitalTable) -
         "st": st,
         "seats": seat_svc.seats(table),
         "to_move": None if mover is None else names[mover],
-        "sides": side_names(rs, names),
-        "level_names": level_names(),
+        "sides": side_labels(st.ruleset, names),
+        "level_names": level_labels(LEVELS),
+        "button": ButtonForm(formdata=None),
     }
-
-
-def level_names() -> dict[str, str]:
-    """The computer levels, in order, as the organiser reads them."""
-    names = {"easy": _("easy"), "normal": _("normal"), "strong": _("strong")}
-    return {level: names[level] for level in COMPUTER_LEVELS}
 
 
 @bp.route("/c/<token>/e/<evening_id>/table")
@@ -159,7 +152,7 @@ def computer(token: str, evening_id: str) -> Page:
     if seat is None:
         abort(400)
     try:
-        seat_svc.set_computer(table, seat, request.form.get("level") or None)
+        seat_svc.set_computer(table, seat, request.form.get("level") or _default_level())
         svc.run_computers(table)
     except RuleError:
         abort(400)
@@ -172,9 +165,7 @@ def manage_next(token: str, evening_id: str) -> Page:
     try:
         svc.deal_next(_table_of(ev))
     except RuleError as err:
-        return render_template(
-            "errors/error.html", title=_("No digital deal"), text=error_text(err, ruleset_of(ev), seat_names(ev))
-        ), 422
+        return _no_deal(err, ev)
     return _to_table(token, evening_id)
 
 
@@ -239,6 +230,7 @@ def _seat_context(st: TableState, seat: int, evening: Evening, error: str | None
         "names": names,
         "can_deal": can_deal,
         "slate_totals": slate.totals,
+        "button": ButtonForm(formdata=None),
     }
 
 
@@ -282,7 +274,7 @@ def act(table_id: str) -> Page:
     except StaleTable as err:
         return _render_seat(svc.load(table), seat_no, evening, error_text(err), 409)
     except RuleError as err:
-        rs = ruleset_of(evening)
+        rs = evenings.ruleset_of(evening)
         return _render_seat(svc.load(table), seat_no, evening, error_text(err, rs, seat_names(evening)), 422)
     return _after_post(table, seat_no)
 
@@ -293,7 +285,7 @@ def next_hand(table_id: str) -> Page:
     try:
         svc.deal_next(table)
     except RuleError as err:
-        return _render_seat(svc.load(table), seat_no, evening, error_text(err, ruleset_of(evening)), 422)
+        return _render_seat(svc.load(table), seat_no, evening, error_text(err, evenings.ruleset_of(evening)), 422)
     return _after_post(table, seat_no)
 
 

@@ -1,4 +1,4 @@
-"""What QA found on the slate pages at a real table: ties before closing, reopening to correct,
+"""The slate pages' details at a real table: ties before closing, reopening to correct,
 errors next to the form, share links, the turn guide, history rows, clear messages, dates."""
 
 from __future__ import annotations
@@ -9,25 +9,17 @@ from datetime import UTC, datetime
 
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import (
-    create_circle,
-    fill_evening,
-    flashes,
-    forms,
-    hand_data,
-    hidden,
-    post_hand,
-    start_evening,
-    version_of,
-)
+from shared_helpers import flashes, forms, hand_data, hidden
+from web_helpers import create_circle, fill_evening, post_hand, start_evening, start_form, version_of
 
 from scorekeeper.game.contracts import Kind, all_contracts
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.i18n import local_date, local_datetime
+from scorekeeper.present.labels import SHY, hyphenate
+from scorekeeper.present.slate import build_slate_view
 from scorekeeper.scoring.slate import Slate
-from scorekeeper.web.labels import SHY, hyphenate
-from scorekeeper.web.present import build_slate_view
+from scorekeeper.services import circles, evenings
 
 GOOD = {"declarer": "1", "row": "suit_H", "declarer_points": "100", "defender_points": "57"}
 
@@ -185,19 +177,10 @@ def test_history_rows_show_date_time_early_end_and_unbroken_money(client: FlaskC
 def test_stake_and_factor_errors_in_clear_words(client: FlaskClient) -> None:
     write, _view = create_circle(client)
     url = f"{write}/start?variant=teams"
-    page = client.get(url).text
     base = {
-        **hidden(page, "/start"),
-        "deck": "swiss",
+        **start_form(client.get(url).text, Variant.TEAMS, names=["A", "B", "C", "D"]),
         "barrel": "book",
         "suit_order": "swiss",
-        "per_points": "10",
-        "round_to": "5",
-        "first_dealer": "0",
-        "seat_0": "A",
-        "seat_1": "B",
-        "seat_2": "C",
-        "seat_3": "D",
     }
     for stake in ("abc", "-1", "5000", ""):
         r = client.post(url, data={**base, "stake_chf": stake})
@@ -237,7 +220,13 @@ def test_a_misere_countermatch_is_coloured_as_good_for_the_declarer(app: Flask) 
         HandEntry(rs.rows[0].key, 2, None, 0, 157, countermatch=True),
     ]
     with app.test_request_context():
-        view = build_slate_view(rs, ["A", "B", "C", "D"], Slate.build(rs, 0, entries))
+        circle, _w, _v = circles.create_circle("Runde")
+        ev = evenings.start_evening(
+            circle, ruleset=rs, player_names=["A", "B", "C", "D"], first_dealer=0, request_id="misere-start"
+        )
+        for i, entry in enumerate(entries):
+            ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=f"misere-{i}")
+        view = build_slate_view(evenings.load_snapshot(ev))
     by_key = {r.key: r for r in view.rows}
     good = by_key["misere_zwueschi"].cells[1]
     assert good.value is not None and good.value > 0 and good.match and not good.countermatch

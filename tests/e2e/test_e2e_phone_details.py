@@ -4,49 +4,20 @@ Screenshots of the fixed pages (both languages) go to $SCOREKEEPER_SCREENSHOTS."
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
+from e2e_helpers import new_circle, no_sideways_scroll, shot, start_evening
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
 LONG = ["Anna-Katharina", "Bartholomäus", "Cécile-Marguerite", "Dölf von Gunten"]
-
-
-def _circle(page: Any, base: str) -> tuple[str, str]:
-    page.goto(base + "/")
-    page.fill("input[name=name]", "Donnschtig-Jass")
-    page.click("button[type=submit]")
-    return page.input_value("#write-link"), page.input_value("#view-link")
-
-
-def _start(page: Any, write: str, variant: str, names: list[str]) -> str:
-    page.goto(f"{write}/start?variant={variant}")
-    for seat, name in enumerate(names):
-        page.fill(f"input[name=seat_{seat}]", name)
-    page.click("#start-form button[type=submit]")
-    page.wait_for_selector("#slate")
-    return page.url.split("#")[0]
-
-
-def _shot(page: Any, name: str, *, full: bool = True) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-
-
-def _no_sideways_scroll(page: Any) -> None:
-    wide = page.evaluate("""[...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > 361)
-        .map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').trim().slice(0, 30))""")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 361, wide
 
 
 def test_a_refused_hand_lands_at_the_form_with_the_field_focused(live_server: str, phone: Any) -> None:
     page = phone()
-    write, _view = _circle(page, live_server)
-    _start(page, write, "teams", ["Anna", "Beat", "Cécile", "Dölf"])
+    write, _view = new_circle(page, live_server)
+    start_evening(page, write, "teams", ["Anna", "Beat", "Cécile", "Dölf"])
     page.locator(".record .choices label", has_text="Beat").click()
     page.select_option("select[name=row]", "suit_H")
     page.fill("input[name=declarer_points]", "100")
@@ -61,7 +32,7 @@ def test_a_refused_hand_lands_at_the_form_with_the_field_focused(live_server: st
     assert 0 <= field["y"] <= 740 - field["height"]  # the field is on screen, not 1900 px away
     assert page.evaluate("scrollY") > 300
     assert page.locator(".flashes").count() == 0  # the message is next to the form, once
-    _shot(page, "qa-after-error-at-form-360", full=False)
+    shot(page, "qa-after-error-at-form-360", full=False)
     # a field error: focused, shown once under its field
     page.fill("input[name=defender_points]", "57")
     page.fill("input[name=declarer_points]", "")
@@ -73,7 +44,7 @@ def test_a_refused_hand_lands_at_the_form_with_the_field_focused(live_server: st
 
 def test_first_dealer_is_offered_by_the_typed_names(live_server: str, phone: Any) -> None:
     page = phone()
-    write, _view = _circle(page, live_server)
+    write, _view = new_circle(page, live_server)
     page.goto(f"{write}/start?variant=three")
     labels = page.locator("input[name=first_dealer] + span")
     assert labels.all_inner_texts() == ["Seat 1", "Seat 2", "Seat 3"]
@@ -82,8 +53,8 @@ def test_first_dealer_is_offered_by_the_typed_names(live_server: str, phone: Any
     assert labels.all_inner_texts() == ["Anna", "Beat", "Seat 3"]
     page.fill("input[name=seat_2]", "Cécile")
     page.locator("label", has_text="Cécile").locator("input[name=first_dealer]").check()
-    _no_sideways_scroll(page)
-    _shot(page, "qa-after-start-form-360")
+    no_sideways_scroll(page)
+    shot(page, "qa-after-start-form-360")
     page.click("#start-form button[type=submit]")
     page.wait_for_selector("#slate")
     guide = page.locator(".guide").inner_text()
@@ -92,7 +63,7 @@ def test_first_dealer_is_offered_by_the_typed_names(live_server: str, phone: Any
 
 def test_home_lists_a_circle_once_preferring_the_write_link(live_server: str, phone: Any) -> None:
     page = phone()
-    write, view = _circle(page, live_server)
+    write, view = new_circle(page, live_server)
     page.goto(view)
     page.goto(write)
     page.goto(view)  # the read-only link opened last
@@ -120,18 +91,18 @@ def _fill_long_slate(page: Any, rows: list[tuple[str, str, str]]) -> None:
 @pytest.mark.parametrize("lang", ["en", "de_CH"])
 def test_long_words_and_names_fit_a_360_px_slate(live_server: str, phone: Any, lang: str) -> None:
     page = phone()
-    write, _view = _circle(page, live_server)
+    write, _view = new_circle(page, live_server)
     if lang != "en":
         page.goto(write)
         page.click("text=Deutsch")
     for variant in ("club", "teams", "solo4", "three"):
         names = LONG[:3] if variant == "three" else LONG
-        ev = _start(page, write, variant, names)
+        ev = start_evening(page, write, variant, names)
         if variant == "club":
             _fill_long_slate(page, [(LONG[1], "misere_zwueschi", "40")])
-        _no_sideways_scroll(page)
+        no_sideways_scroll(page)
         # a row label never breaks inside a word: every line of it starts at a word or a soft hyphen
-        _shot(page, f"qa-after-{variant}-slate-{lang}-360")
+        shot(page, f"qa-after-{variant}-slate-{lang}-360")
         # row labels break only at spaces and soft hyphens, so they never overflow their cell
         widths = page.eval_on_selector_all(
             ".slate th.rowlabel", "els => els.map(e => [e.textContent.trim(), e.scrollWidth, e.clientWidth])"
@@ -147,25 +118,25 @@ def test_long_words_and_names_fit_a_360_px_slate(live_server: str, phone: Any, l
         assert heads.first.get_attribute("title") in (names[0], f"{names[0]} & {names[2]}")
         assert ev
     page.goto(write)
-    _no_sideways_scroll(page)
-    _shot(page, f"qa-after-circle-{lang}-360")
+    no_sideways_scroll(page)
+    shot(page, f"qa-after-circle-{lang}-360")
 
 
 @pytest.mark.parametrize("lang", ["en", "de_CH"])
 def test_closed_evening_reopens_and_history_row_opens_it(live_server: str, phone: Any, lang: str) -> None:
     page = phone()
     page.on("dialog", lambda d: d.accept())  # the confirmations (end early, reopen)
-    write, _view = _circle(page, live_server)
+    write, _view = new_circle(page, live_server)
     if lang != "en":
         page.goto(write)
         page.click("text=Deutsch")
-    ev = _start(page, write, "teams", LONG)
+    ev = start_evening(page, write, "teams", LONG)
     _fill_long_slate(page, [(LONG[1], "suit_H", "100")])
     page.click("form[action$='/end'] button")
     page.wait_for_selector("#result")
     page.goto(ev + "/entries/0")
     assert page.locator("#reopen button").is_visible()
-    _shot(page, f"qa-after-closed-entry-{lang}-360")
+    shot(page, f"qa-after-closed-entry-{lang}-360")
     page.goto(write)
     page.click("#share summary")
     row = page.locator(".history .evening-link").first
@@ -173,8 +144,8 @@ def test_closed_evening_reopens_and_history_row_opens_it(live_server: str, phone
     assert box is not None and box["height"] >= 44 and box["width"] > 300  # the whole row is the link
     money = page.eval_on_selector_all(".history .money", "els => els.map(e => e.getClientRects().length)")
     assert money and all(n == 1 for n in money)  # an amount never wraps
-    _no_sideways_scroll(page)
-    _shot(page, f"qa-after-history-share-{lang}-360")
+    no_sideways_scroll(page)
+    shot(page, f"qa-after-history-share-{lang}-360")
     row.click()
     page.wait_for_selector("#result")
     page.click("#reopen button")
@@ -184,8 +155,8 @@ def test_closed_evening_reopens_and_history_row_opens_it(live_server: str, phone
 
 def test_closing_with_open_ties_asks_first(live_server: str, phone: Any) -> None:
     page = phone()
-    write, _view = _circle(page, live_server)
-    ev = _start(page, write, "three", ["Anna", "Beat", "Cécile"])
+    write, _view = new_circle(page, live_server)
+    ev = start_evening(page, write, "three", ["Anna", "Beat", "Cécile"])
     rows = page.eval_on_selector_all("select[name=row] option", "os => os.filter(o => o.value).map(o => o.value)")
     for key in rows:  # every row: 80 for everybody, so every row ties
         _fill_long_slate(page, [(name, key, "80") for name in ("Anna", "Beat", "Cécile")])
@@ -193,7 +164,7 @@ def test_closing_with_open_ties_asks_first(live_server: str, phone: Any) -> None
     cuts = page.locator("#cuts").bounding_box()
     slate = page.locator("#slate").bounding_box()
     assert cuts is not None and slate is not None and cuts["y"] < slate["y"]  # the cut comes first
-    _shot(page, "qa-after-three-ties-before-close-360", full=False)
+    shot(page, "qa-after-three-ties-before-close-360", full=False)
     seen: list[str] = []
 
     def dismiss(dialog: Any) -> None:
@@ -205,13 +176,13 @@ def test_closing_with_open_ties_asks_first(live_server: str, phone: Any) -> None
     page.wait_for_timeout(300)
     assert seen and "ties are not cut yet: the app will cut them at random" in seen[0]
     assert page.locator("#result").count() == 0  # dismissed: still open, nothing drawn
-    _shot(page, "qa-after-three-close-button-360")
+    shot(page, "qa-after-three-close-button-360")
 
 
 def test_turn_guide_says_who_chooses_when_the_forehand_is_full(live_server: str, phone: Any) -> None:
     page = phone()
-    write, _view = _circle(page, live_server)
-    _start(page, write, "three", ["Anna", "Beat", "Cécile"])
+    write, _view = new_circle(page, live_server)
+    start_evening(page, write, "three", ["Anna", "Beat", "Cécile"])
     rows = page.eval_on_selector_all("select[name=row] option", "os => os.filter(o => o.value).map(o => o.value)")
     _fill_long_slate(
         page, [("Beat", key, "100") for key in rows] + [("Anna", rows[0], "90"), ("Cécile", rows[0], "70")]
@@ -219,4 +190,4 @@ def test_turn_guide_says_who_chooses_when_the_forehand_is_full(live_server: str,
     guide = " ".join(page.locator(".guide").inner_text().split())
     assert "Anna deals. Beat (forehand) is full; Cécile chooses first." in guide
     page.locator(".guide").scroll_into_view_if_needed()
-    _shot(page, "qa-after-guide-forehand-full-360", full=False)
+    shot(page, "qa-after-guide-forehand-full-360", full=False)

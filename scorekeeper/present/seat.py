@@ -1,4 +1,5 @@
-"""What a seat page shows, built from ONE source: the engine's ``SeatView`` of that seat.
+"""What a seat at the digital table shows, built from ONE source: the engine's ``SeatView``
+of that seat.
 
 Nothing here reads ``HandState`` directly: every card shown comes from
 ``TableState.view(seat)`` (``engine.build_view``), so another seat's cards cannot
@@ -10,14 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from flask_babel import gettext as _
-
 from ..engine import PASS, SEICH, SeatView, decode_announce
 from ..engine.actions import KOMISCH_OBENABE, KOMISCH_TRUMP, KOMISCH_UNDENUFE
 from ..game.cards import SUIT_SYMBOLS, Card, DeckStyle, card_name, rank_name
 from ..game.rulesets import RuleSet
-from ..i18n import current_language
-from .labels import contract_label, row_label, suit_label
+from ..i18n import _, current_language
+from .labels import contract_label, row_label, side_labels, suit_label
 
 
 @dataclass(frozen=True)
@@ -83,10 +82,6 @@ def show_card(card: Card | int, deck: DeckStyle | str, legal: bool = False) -> C
     return CardShown(int(c), c.name, big, SUIT_SYMBOLS[int(c.suit)], int(c.suit), card_name(c, deck, lang), legal)
 
 
-def side_names(ruleset: RuleSet, names: Sequence[str]) -> list[str]:
-    return [" & ".join(names[s] for s in ruleset.seats_of(side)) for side in range(ruleset.n_sides)]
-
-
 def choice_label(ruleset: RuleSet, action: int) -> Choice:
     deck = ruleset.deck
     if action == PASS:
@@ -118,7 +113,7 @@ def _trick(
 def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPage:
     deck = ruleset.deck
     legal = set(view.legal_actions)
-    sides = side_names(ruleset, names)
+    sides = side_labels(ruleset, names)
     points = [0] * ruleset.n_sides
     won = [0] * ruleset.n_sides
     for s in range(view.n_players):

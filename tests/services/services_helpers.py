@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
+
+from shared_helpers import rid
 
 from scorekeeper.game.contracts import Contract, all_contracts
 from scorekeeper.game.hand_entry import HandEntry
@@ -13,12 +14,6 @@ from scorekeeper.scoring import Slate
 from scorekeeper.services import evenings
 
 NAMES = ("Anna", "Beat", "Carla", "Dölf")
-_ids = itertools.count(1)
-
-
-def rid(prefix: str = "r") -> str:
-    """A fresh request id."""
-    return f"{prefix}-{next(_ids)}"
 
 
 def contract_for(ruleset: RuleSet, row_key: str, pick: int = 0) -> Contract | None:

@@ -15,53 +15,43 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import current_app, request
 from werkzeug.wrappers import Response
 
+from ..bots import LEVELS
 from ..engine import format_action, parse_action
 from ..game.errors import N_, RuleError
 from ..hosting import absolute_url
 from ..models import Circle, DigitalTable
+from ..present.errors import error_text
+from ..services import digital_table as svc
 from ..services import evenings
-from ..services import table as svc
-from ..services import table_seats as seat_svc
-from ..services.errors import Forbidden, NotFound
-from ..services.table import StaleTable, TableState
-from ..services.table_computer import COMPUTER_LEVELS
-from .blueprint import PATH_EVENING, PUBLIC_ID, answer, load_evening, routes
-from .components import BOOL, INT, SCHEMAS, STR, nullable, obj, ref
+from ..services import seats as seat_svc
+from ..services.digital_table import StaleTable, TableState
+from ..services.errors import Forbidden
+from .blueprint import PATH_EVENING, QUERY_VERSION, answer, load_evening, routes
 from .errors import error_body, rule_error_response
+from .registry import parameter
+from .shapes import BOOL, INT, SCHEMAS, STR, nullable, obj, ref
 
 SEAT_HEADER = "X-Seat-Token"
-SEAT_TOKEN_PARAM = {
-    "name": SEAT_HEADER,
-    "in": "header",
-    "required": True,
-    "schema": {"type": "string"},
-    "description": "The seat token (from a seat link `/s/<token>` or `POST .../table/seats/{seat}/token`).",
-}
-PATH_TABLE = {
-    "name": "table_id",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "string"},
-    "description": "The table's public id.",
-}
-PATH_SEAT = {
-    "name": "seat",
-    "in": "path",
-    "required": True,
-    "schema": {"type": "integer", "minimum": 0},
-    "description": "Seat number, 0-based, in playing order.",
-}
+SEAT_TOKEN_PARAM = parameter(
+    SEAT_HEADER,
+    "header",
+    {"type": "string"},
+    "The seat token (from a seat link `/s/<token>` or `POST .../table/seats/{seat}/token`).",
+    required=True,
+)
+PATH_TABLE = parameter("table_id", "path", {"type": "string"}, "The table's public id.")
+PATH_SEAT = parameter("seat", "path", {"type": "integer", "minimum": 0}, "Seat number, 0-based, in playing order.")
 LEVEL = {
     "type": "string",
-    "enum": list(COMPUTER_LEVELS),
+    "enum": list(LEVELS),
     "description": "The computer players' level: `easy` (the rule-based player, instant), `normal` "
     "(search, ~300 ms a move), `strong` (longer search, up to ~1 s a move). "
     "Default: the server's (`normal`).",
 }
-QUERY_LEVEL = {"name": "level", "in": "query", "required": False, "schema": LEVEL}
+QUERY_LEVEL = parameter("level", "query", LEVEL)
 SEAT_ERRORS = {
     403: ("No, unknown or replaced seat token", "Error"),
     404: ("No such table", "Error"),
@@ -115,10 +105,15 @@ SCHEMAS.update(
                 "level": nullable(
                     {
                         "type": "string",
-                        "enum": [*COMPUTER_LEVELS, None],
+                        "enum": [*LEVELS, None],
                         "description": "A computer seat's level (null for a human seat).",
                     }
                 ),
+                "failed": {
+                    **BOOL,
+                    "description": "The computer in this seat could not move: the hand waits until the seat is "
+                    "given to the computer again (a retry) or to a phone (a new seat token).",
+                },
             }
         ),
         "Table": obj(
@@ -148,6 +143,11 @@ SCHEMAS.update(
                 "names": {"type": "array", "items": STR},
                 "choices": {"type": "array", "items": STR, "description": "The legal actions in notation, same order."},
                 "view": {"type": "object", "description": "The engine's view of this seat (its own hand only)."},
+                "failed_computers": {
+                    "type": "array",
+                    "items": INT,
+                    "description": "Computer seats that could not move: the hand waits for the organiser.",
+                },
             },
         ),
     }
@@ -171,6 +171,7 @@ def _table_dict(st: TableState, names: list[str]) -> dict[str, Any]:
                 "computer": s.computer,
                 "joined": s.joined_at is not None,
                 "level": s.level if s.computer else None,
+                "failed": s.seat in st.failed,
             }
             for s in seat_svc.seats(t)
         ],
@@ -192,15 +193,13 @@ def seat_state(st: TableState, seat: int) -> dict[str, Any]:
         "names": _names(st.table),
         "choices": [] if view is None else [format_action(a, st.ruleset) for a in view.legal_actions],
         "view": {} if view is None else view.to_dict(),
+        "failed_computers": sorted(st.failed),
     }
 
 
 def _error(err: RuleError, table: DigitalTable | None = None) -> Response:
     if isinstance(err, Forbidden):
-        from ..web.common import error_text
-
-        response = answer(error_body("seat_token", error_text(err), {}), 403)
-        return response
+        return answer(error_body("seat_token", error_text(err), {}), 403)
     if table is None:
         return rule_error_response(err)
     ev = table.evening
@@ -212,10 +211,7 @@ def _error(err: RuleError, table: DigitalTable | None = None) -> Response:
 
 def _seat() -> tuple[DigitalTable, int]:
     """The table and seat of the request's seat token (Forbidden / NotFound otherwise)."""
-    table_id = request.view_args["table_id"] if request.view_args else ""
-    if not PUBLIC_ID.fullmatch(table_id):
-        raise NotFound(N_("There is no such table."), "table_not_found")
-    table = svc.get_table(table_id)
+    table = svc.get_table(request.view_args["table_id"] if request.view_args else "")
     return table, seat_svc.seat_of_token(table, request.headers.get(SEAT_HEADER))
 
 
@@ -255,7 +251,9 @@ def open_table(circle: Circle, evening_id: str, body: dict[str, Any]) -> Respons
     computers = set(body.get("computers", []))
     if any(not 0 <= c < n for c in computers):
         raise RuleError(N_("There is no seat %(seat)s at this table."), "seat_unknown", seat=max(computers))
-    table = svc.open_table(ev, computers=computers, level=body.get("level"))
+    table = svc.open_table(
+        ev, computers=computers, level=body.get("level") or current_app.config["TABLE_COMPUTER_LEVEL"]
+    )
     return answer({"table": _table_dict(svc.load(table), [p.name for p in ev.players])})
 
 
@@ -286,7 +284,7 @@ def seat_token(circle: Circle, evening_id: str, seat: int) -> Response:
     summary="Give a seat to a computer player",
     description="The phone or client holding the seat is shut out; the computer plays at once "
     "when it is its turn, at the `level` given (a computer seat given again changes "
-    "its level).",
+    "its level; one that failed tries again).",
     responses={
         200: ("The table", "EveningTable"),
         422: ("No open table, no such seat, or an unknown level (`level_unknown`)", "Error"),
@@ -298,7 +296,7 @@ def seat_computer(circle: Circle, evening_id: str, seat: int) -> Response:
     table = svc.open_table_of(ev)
     if table is None:
         raise RuleError(N_("No digital table is open for this evening."), "no_table")
-    seat_svc.set_computer(table, seat, request.args.get("level"))
+    seat_svc.set_computer(table, seat, request.args.get("level") or current_app.config["TABLE_COMPUTER_LEVEL"])
     return answer({"table": _table_dict(svc.run_computers(table), [p.name for p in ev.players])})
 
 
@@ -334,16 +332,7 @@ def join(body: dict[str, Any]) -> Response:
         204: ("Unchanged", None),
         **{k: v for k, v in SEAT_ERRORS.items() if k in (403, 404)},
     },
-    query=(
-        PATH_TABLE,
-        {
-            "name": "v",
-            "in": "query",
-            "required": False,
-            "schema": {"type": "integer"},
-            "description": "The version the client has.",
-        },
-    ),
+    query=(PATH_TABLE, QUERY_VERSION),
     headers=(SEAT_TOKEN_PARAM,),
 )
 def seat_view(table_id: str) -> Response:

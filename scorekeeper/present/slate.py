@@ -1,25 +1,19 @@
-"""What the slate page shows, built from the rule set, the seats and a ``scoring.Slate``.
+"""What the slate shows, built from an evening's snapshot: the grid, the turn guide,
+the choices of the record form.
 
-Plain dataclasses for the templates (and tests): no database, no request.
+Plain frozen dataclasses for the templates and the picture: no database, no request.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from flask_babel import gettext as _
-
-from ..game.cards import DeckStyle
-from ..game.contracts import Contract, Kind
-from ..game.rulesets import BarrelRule, Row, RuleSet, Variant
+from ..game.contracts import Contract, Kind, all_contracts
+from ..game.rulesets import Row, RuleSet, Variant
+from ..i18n import _
 from ..scoring.entries import is_misere
-from ..scoring.slate import Slate
-from .labels import contract_label, contract_short, hyphenate, row_label
-
-if TYPE_CHECKING:  # the audit trail's items, read by attribute only (no database here)
-    from ..services.entries import LogItem
+from ..services.snapshot import EveningSnapshot
+from .labels import barrel_rule_text, contract_label, contract_short, hyphenate, marks_text, row_label, side_labels
 
 
 @dataclass(frozen=True)
@@ -72,16 +66,6 @@ class SlateView:
     members: list[list[str]] = field(default_factory=list)  # per side: the players' names (headers)
 
 
-def side_labels(ruleset: RuleSet, names: Sequence[str]) -> list[str]:
-    return [" & ".join(names[s] for s in ruleset.seats_of(side)) for side in range(ruleset.n_sides)]
-
-
-def marks_text(sticks: int, potatoes: int) -> str:
-    """``||| oo``: sticks as strokes, potatoes as circles; ``–`` when there are none."""
-    text = " ".join(p for p in ("|" * sticks, "o" * potatoes) if p)
-    return text or "–"
-
-
 def _category(ruleset: RuleSet, row: Row) -> int:
     if ruleset.variant is Variant.THREE:
         return row.factor
@@ -90,41 +74,14 @@ def _category(ruleset: RuleSet, row: Row) -> int:
     return 2 if row.is_joker else 1
 
 
-def barrel_rule_text(ruleset: RuleSet) -> str:
-    if ruleset.barrel is BarrelRule.BOOK:
-        return _(
-            "Barrel (book rule): when everybody has passed once, the turn comes back to the forehand, "
-            "who must choose. If the forehand is full, the last player who can still choose may not pass."
-        )
-    return _(
-        "Barrel (online-table rule): after a full round of passes, the first player who can still choose must choose."
-    )
-
-
-def played_as_label(ruleset: RuleSet, row: Row, contract: Contract | None, deck: DeckStyle) -> str | None:
+def played_as_label(row: Row, contract: Contract | None, ruleset: RuleSet) -> str | None:
     if contract is None or not row.is_choice:
         return None
-    return hyphenate(contract_short(contract, deck))
+    return hyphenate(contract_short(contract, ruleset.deck))
 
 
-def digital_entries(log: Sequence[LogItem]) -> frozenset[int]:
-    """Positions in ``slate.entries`` of the hands dealt digitally, by replaying the audit trail
-    (a correction keeps the flag of the hand it corrects; an undo takes the entry out)."""
-    flags: list[bool] = []
-    for item in log:
-        if item.kind == "hand":
-            flags.append(item.digital)
-        elif item.kind == "correction":
-            flags[item.index] = item.digital
-        else:
-            flags.pop(item.index)
-    return frozenset(i for i, digital in enumerate(flags) if digital)
-
-
-def build_slate_view(
-    ruleset: RuleSet, names: Sequence[str], slate: Slate, *, ended: bool = False, digital: Collection[int] = ()
-) -> SlateView:
-    deck = ruleset.deck
+def build_slate_view(snap: EveningSnapshot) -> SlateView:
+    ruleset, names, slate = snap.ruleset, snap.names, snap.slate
     n_sides = ruleset.n_sides
     last_index = len(slate.entries) - 1
     rows: list[RowView] = []
@@ -142,61 +99,58 @@ def build_slate_view(
                 CellView(
                     c.value,
                     c.index,
-                    played_as_label(ruleset, row, e.contract, deck),
+                    played_as_label(row, e.contract, ruleset),
                     good,
                     bad,
                     c.index == last_index,
-                    c.index in digital,
+                    c.index in snap.digital,
                 )
             )
         nxt = ruleset.rows[i + 1] if i + 1 < len(ruleset.rows) else None
         group_end = nxt is not None and _category(ruleset, nxt) != _category(ruleset, row)
-        rows.append(RowView(row.key, hyphenate(row_label(row, deck)), row.factor, cells, group_end))
-    sides = side_labels(ruleset, names)
-    marks = None
-    if ruleset.variant is Variant.THREE:
-        marks = [marks_text(s, p) for s, p in slate.match_marks]
-    guide = None if (slate.complete or ended) else build_guide(ruleset, names, slate)
+        rows.append(RowView(row.key, hyphenate(row_label(row, ruleset.deck)), row.factor, cells, group_end))
     return SlateView(
         variant=ruleset.variant,
-        sides=sides,
+        sides=side_labels(ruleset, names),
         rows=rows,
         totals=list(slate.totals),
-        marks=marks,
+        marks=[marks_text(s, p) for s, p in slate.match_marks] if ruleset.variant is Variant.THREE else None,
         hands_dealt=slate.hands_dealt,
         cells_filled=len(slate.cells),
         n_cells=n_sides * len(ruleset.rows),
         complete=slate.complete,
-        guide=guide,
+        guide=build_guide(snap),
         raw=ruleset.variant is Variant.THREE,
         open_rows={side: slate.open_rows(side) for side in range(n_sides)},
         members=[[names[s] for s in ruleset.seats_of(side)] for side in range(n_sides)],
     )
 
 
-def build_guide(ruleset: RuleSet, names: Sequence[str], slate: Slate) -> Guide:
+def build_guide(snap: EveningSnapshot) -> Guide | None:
+    """The turn guide above the slate (None once every cell is filled or the evening ended)."""
+    turn = snap.turn
+    if turn is None:
+        return None
+    ruleset, names = snap.ruleset, snap.names
     sides = side_labels(ruleset, names)
-    barrel = slate.barrel_seat
     seich = None
-    if ruleset.seich:
-        left = [sides[s] for s in range(ruleset.n_sides) if s not in slate.seich_used]
+    if turn.seich_available is not None:
         seich = (
             _(
                 "Seich: once per team, the player in the barrel may throw the hand in instead of choosing. Still available for: %(teams)s.",  # noqa: E501
-                teams=", ".join(left),
+                teams=", ".join(sides[s] for s in turn.seich_available),
             )
-            if left
+            if turn.seich_available
             else _("Seich: both teams have used theirs.")
         )
-    eligible = slate.eligible_seats()
     return Guide(
-        dealer=names[slate.dealer],
-        forehand=names[slate.forehand],
-        first=names[eligible[0]] if eligible else None,
-        forehand_full=ruleset.side_of(slate.forehand) in slate.full_sides(),
-        speaking=[names[s] for s in eligible],
-        full=[sides[s] for s in sorted(slate.full_sides())],
-        barrel=None if barrel is None else names[barrel],
+        dealer=names[turn.dealer],
+        forehand=names[turn.forehand],
+        first=names[turn.speaking[0]] if turn.speaking else None,
+        forehand_full=ruleset.side_of(turn.forehand) in turn.full_sides,
+        speaking=[names[s] for s in turn.speaking],
+        full=[sides[s] for s in turn.full_sides],
+        barrel=None if turn.barrel_seat is None else names[turn.barrel_seat],
         barrel_rule=barrel_rule_text(ruleset),
         seich=seich,
     )
@@ -204,8 +158,6 @@ def build_guide(ruleset: RuleSet, names: Sequence[str], slate: Slate) -> Guide:
 
 def contract_choices(ruleset: RuleSet) -> list[tuple[str, str, list[str]]]:
     """Every contract a choice row may be played as: (code, label, row keys that allow it)."""
-    from ..game.contracts import all_contracts
-
     out: dict[str, tuple[str, list[str]]] = {}
     for row in ruleset.rows:
         if not row.is_choice:

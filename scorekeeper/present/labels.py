@@ -1,18 +1,21 @@
-"""Names shown on screen: rows, contracts, variants, sides, money.
+"""Names shown to a person: rows, contracts, variants, sides, levels, marks, money, a hand.
 
-Every name goes through gettext; suit names come from ``game.cards`` in the
-evening's deck style and the user's language.
+Every name goes through gettext; suit and card names come from ``game.cards`` in the
+evening's deck style and the user's language. Pages, the JSON API and the picture
+all take their words from here.
 """
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
+from collections.abc import Sequence
+
 from flask_babel import lazy_gettext as _l
 
 from ..game.cards import SUIT_SYMBOLS, DeckStyle, Suit, suit_name
 from ..game.contracts import Contract, Kind, Mode
-from ..game.rulesets import Row, RuleSet, Variant
-from ..i18n import current_language
+from ..game.hand_entry import HandEntry
+from ..game.rulesets import BarrelRule, Row, RuleSet, Variant
+from ..i18n import _, current_language
 
 KIND_LABELS = {
     Kind.OBENABE: _l("Obenabe"),
@@ -57,9 +60,7 @@ VARIANT_SHORT = {
     Variant.CLUB: _l("Club"),
 }
 
-
-def deck_of(ruleset: RuleSet) -> DeckStyle:
-    return ruleset.deck
+LEVEL_LABELS = {"easy": _l("easy"), "normal": _l("normal"), "strong": _l("strong")}
 
 
 def suit_label(suit: Suit | int, deck: DeckStyle | str) -> str:
@@ -76,6 +77,11 @@ def row_label(row: Row, deck: DeckStyle | str) -> str:
         return name[:1].upper() + name[1:]
     label = ROW_LABELS.get(row.key)
     return str(label) if label is not None else row.key
+
+
+def row_labels(ruleset: RuleSet) -> dict[str, str]:
+    """Every row's name in the evening's deck, by row key."""
+    return {r.key: row_label(r, ruleset.deck) for r in ruleset.rows}
 
 
 def _start(mode: Mode | None) -> str:
@@ -116,6 +122,55 @@ def contract_short(contract: Contract, deck: DeckStyle | str) -> str:
     if k is Kind.TUO and contract.suit is not None:
         return f"{KIND_LABELS[k]} {suit_symbol(contract.suit)}"
     return f"{KIND_LABELS[k]}{arrow}"
+
+
+def side_labels(ruleset: RuleSet, names: Sequence[str]) -> list[str]:
+    """Each slate column's name: a player, or a team's two names (``Anna & Cla``)."""
+    return [" & ".join(names[s] for s in ruleset.seats_of(side)) for side in range(ruleset.n_sides)]
+
+
+def level_labels(levels: Sequence[str]) -> dict[str, str]:
+    """The computer levels, in the order given, as the organiser reads them."""
+    return {level: str(LEVEL_LABELS.get(level, level)) for level in levels}
+
+
+def barrel_rule_text(ruleset: RuleSet) -> str:
+    if ruleset.barrel is BarrelRule.BOOK:
+        return _(
+            "Barrel (book rule): when everybody has passed once, the turn comes back to the forehand, "
+            "who must choose. If the forehand is full, the last player who can still choose may not pass."
+        )
+    return _(
+        "Barrel (online-table rule): after a full round of passes, the first player who can still choose must choose."
+    )
+
+
+def marks_text(sticks: int, potatoes: int) -> str:
+    """``||| oo``: sticks as strokes, potatoes as circles; ``–`` when there are none."""
+    text = " ".join(p for p in ("|" * sticks, "o" * potatoes) if p)
+    return text or "–"
+
+
+def describe(ruleset: RuleSet, names: Sequence[str], entry: HandEntry | None) -> str:
+    """One line for a hand (the correction history, the undo button): ``Anna · Rose ×1 · 120 : 37 · match``."""
+    if entry is None:
+        return "–"
+    who = names[entry.declarer_seat] if 0 <= entry.declarer_seat < len(names) else str(entry.declarer_seat)
+    if entry.seich or entry.row_key is None:
+        return _("%(name)s · Seich", name=who)
+    try:
+        label = row_label(ruleset.row(entry.row_key), ruleset.deck)
+    except KeyError:
+        label = entry.row_key
+    parts = [who, label]
+    if entry.contract is not None and entry.contract.kind is not Kind.SUIT:
+        parts.append(contract_label(entry.contract, ruleset.deck))
+    parts.append(f"{entry.declarer_points} : {entry.defender_points}")
+    if entry.match:
+        parts.append(_("match"))
+    if entry.countermatch:
+        parts.append(_("countermatch"))
+    return " · ".join(parts)
 
 
 SHY = "\u00ad"

@@ -5,15 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from flask_babel import gettext as _
-
 from ..forms import HandForm, choices, new_request_id
 from ..game.contracts import Contract
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
+from ..i18n import _
+from ..present.labels import row_label
+from ..present.slate import contract_choices
 from ..scoring.slate import Slate
-from .labels import row_label
-from .present import contract_choices
 
 
 def row_options(ruleset: RuleSet, slate: Slate, *, keep: str | None = None) -> list[dict[str, Any]]:
@@ -100,28 +99,3 @@ def entry_from_form(ruleset: RuleSet, form: HandForm) -> HandEntry:
 
 def side_of_seats(ruleset: RuleSet) -> dict[int, int]:
     return {seat: ruleset.side_of(seat) for seat in range(ruleset.n_players)}
-
-
-def describe(ruleset: RuleSet, names: Sequence[str], entry: HandEntry | None) -> str:
-    """One line for the correction history: ``Anna · Rose ×1 · 120 : 37 · match``."""
-    if entry is None:
-        return "–"
-    who = names[entry.declarer_seat] if 0 <= entry.declarer_seat < len(names) else str(entry.declarer_seat)
-    if entry.seich or entry.row_key is None:
-        return _("%(name)s · Seich", name=who)
-    try:
-        row = ruleset.row(entry.row_key)
-        label = row_label(row, ruleset.deck)
-    except KeyError:
-        label = entry.row_key
-    parts = [who, label]
-    if entry.contract is not None and entry.contract.kind.value not in ("suit",):
-        from .labels import contract_label
-
-        parts.append(contract_label(entry.contract, ruleset.deck))
-    parts.append(f"{entry.declarer_points} : {entry.defender_points}")
-    if entry.match:
-        parts.append(_("match"))
-    if entry.countermatch:
-        parts.append(_("countermatch"))
-    return " · ".join(parts)

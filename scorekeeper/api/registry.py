@@ -19,13 +19,25 @@ from flask import Blueprint, request
 from werkzeug.exceptions import BadRequest
 
 from .auth import circle_from_request
-from .components import SCHEMAS
 from .errors import ApiError
-from .schema import validate
+from .shapes import SCHEMAS
+from .validation import validate
 
 Auth = Literal["none", "read", "write"]
+Where = Literal["path", "query", "header"]
 PREFIX = "/api/v1"
 MAX_BODY = 64 * 1024
+
+
+def parameter(
+    name: str, where: Where, schema: dict[str, Any], description: str | None = None, *, required: bool | None = None
+) -> dict[str, Any]:
+    """An OpenAPI parameter; one in the path is required, the others only when ``required``."""
+    out: dict[str, Any] = {"name": name, "in": where, "required": where == "path" if required is None else required}
+    out["schema"] = schema
+    if description is not None:
+        out["description"] = description
+    return out
 
 
 @dataclass(frozen=True)

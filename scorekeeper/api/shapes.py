@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..forms import SUIT_ORDERS
 from ..game.cards import DeckStyle
-from ..game.rulesets import EXTRA_ROWS, BarrelRule, Variant
+from ..game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, Variant
 from ..models import REQUEST_ID_LEN
 
 Schema = dict[str, Any]

@@ -5,17 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
-
-from ..game.rulesets import RuleSet, Variant
-from ..scoring.final import Cut, Result
-from ..scoring.payouts import Payout
-from .labels import hyphenate, row_label
-from .present import marks_text, side_labels
+from ..game.rulesets import Variant
+from ..i18n import _
+from ..scoring.final import Cut
+from ..services.snapshot import EveningSnapshot
+from .labels import hyphenate, marks_text, row_label, side_labels
 
 
 @dataclass(frozen=True)
 class ResultRow:
+    key: str
     label: str
     factor: int
     values: list[int | None]
@@ -50,21 +49,26 @@ def cut_text(cut: Cut, sides: Sequence[str]) -> str:
     return _("%(what)s: %(ranking)s (highest card first, %(how)s)", what=what, ranking=ranking, how=how)
 
 
-def result_view(ruleset: RuleSet, names: Sequence[str], res: tuple[Result, Payout], cuts: Sequence[Cut]) -> ResultView:
-    result, pay = res
+def result_view(snap: EveningSnapshot) -> ResultView | None:
+    """The result section of the slate page (and the picture's words); None while undecided."""
+    result, pay = snap.result, snap.payout
+    if result is None or pay is None:
+        return None
+    ruleset, names = snap.ruleset, snap.names
     sides = side_labels(ruleset, names)
-    rows: list[ResultRow] = []
-    if ruleset.variant is Variant.THREE:
-        for r in result.rows:
-            rows.append(
-                ResultRow(
-                    label=hyphenate(row_label(ruleset.row(r.row_key), ruleset.deck)),
-                    factor=r.factor,
-                    values=list(r.values),
-                    marks=[marks_text(s, p) for s, p in r.marks],
-                    cut=cut_text(r.cut, sides) if r.cut is not None else None,
-                )
-            )
+    three = ruleset.variant is Variant.THREE
+    rows = [
+        ResultRow(
+            key=r.row_key,
+            label=hyphenate(row_label(ruleset.row(r.row_key), ruleset.deck)),
+            factor=r.factor,
+            values=list(r.values),
+            marks=[marks_text(s, p) for s, p in r.marks],
+            cut=cut_text(r.cut, sides) if r.cut is not None else None,
+        )
+        for r in result.rows
+        if three
+    ]
     return ResultView(
         variant=ruleset.variant,
         complete=result.complete,
@@ -72,7 +76,7 @@ def result_view(ruleset: RuleSet, names: Sequence[str], res: tuple[Result, Payou
         winners=[sides[s] for s in result.winners],
         totals=list(result.totals),
         rows=rows,
-        match_row=[marks_text(s, p) for s, p in result.match_row] if ruleset.variant is Variant.THREE else None,
+        match_row=[marks_text(s, p) for s, p in result.match_row] if three else None,
         net_sticks=list(result.net) if result.net is not None else None,
         money=[(names[seat], pay.net[seat]) for seat in range(ruleset.n_players)],
         transfers=[(names[t.payer], names[t.payee], t.rappen) for t in pay.transfers],

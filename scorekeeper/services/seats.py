@@ -4,6 +4,11 @@ A seat token is ``secrets.token_urlsafe(32)``; only its sha256 is stored (as the
 circle links, ``circles.hash_token``). A token is checked by hashing it, looking the
 hash up among the table's seats and comparing in constant time. A new token for a
 seat replaces the old hash: the phone that held the seat is shut out.
+
+A computer seat plays at one of the bots' levels (``bots.LEVELS``). The level is
+always given by the caller: the pages and the API pass what the organiser chose, or
+the app's configured default. A computer that failed (``failed_at``) waits until the
+seat is given to the computer again (a retry, at any level) or to a phone.
 """
 
 from __future__ import annotations
@@ -11,28 +16,23 @@ from __future__ import annotations
 import hmac
 import secrets
 
-from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..bots import LEVELS
 from ..game.errors import N_, RuleError
 from ..models import DigitalTable, TableSeat, utcnow
 from . import tx
 from .circles import TOKEN_BYTES, hash_token
 from .errors import Forbidden, NotFound
 from .signals import token_refused
-from .table_computer import COMPUTER_LEVELS
 
 TOKEN_MAX = 128
-DEFAULT_COMPUTER_LEVEL = "normal"
 
 
-def computer_level(level: str | None = None) -> str:
-    """A computer seat's level: ``level`` checked (RuleError ``level_unknown``), or, when None,
-    the config ``TABLE_COMPUTER_LEVEL`` (``normal`` by default: search, ~300 ms a move)."""
-    if level is None:
-        level = str(current_app.config.get("TABLE_COMPUTER_LEVEL", DEFAULT_COMPUTER_LEVEL))
-    if level not in COMPUTER_LEVELS:
+def check_level(level: str) -> str:
+    """A computer level of ``bots.LEVELS``; anything else raises RuleError ``level_unknown``."""
+    if level not in LEVELS:
         raise RuleError(
             N_("There is no computer level “%(level)s”: choose easy, normal or strong."),
             "level_unknown",
@@ -65,6 +65,11 @@ def _seat_row(s: Session, table_id: int, seat: int) -> TableSeat:
     return row
 
 
+def _open(t: DigitalTable) -> None:
+    if not t.is_open:
+        raise RuleError(N_("This table is closed."), "table_closed")
+
+
 def seats(table: DigitalTable) -> list[TableSeat]:
     """The table's seats in seat order."""
     return seat_rows(tx.session(), table.id)
@@ -72,45 +77,52 @@ def seats(table: DigitalTable) -> list[TableSeat]:
 
 def issue_seat_token(table: DigitalTable, seat: int) -> str:
     """A new secret link token for ``seat`` (shown once). Whoever held the seat is shut
-    out; a computer seat becomes a human seat again."""
+    out; a computer seat (a failed one too) becomes a human seat again."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
     with tx.write() as s:
         t = lock_table(s, table.id)
-        if not t.is_open:
-            raise RuleError(N_("This table is closed."), "table_closed")
+        _open(t)
         row = _seat_row(s, t.id, seat)
         row.token_hash = hash_token(token)
         row.computer = False
+        row.failed_at = None
         row.joined_at = None
         t.version += 1
     return token
 
 
+def _no_seat() -> Forbidden:
+    return Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
+
+
+def _seat_of_digest(row: TableSeat | None, digest: str) -> TableSeat:
+    if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, digest):
+        token_refused.send("seat")
+        raise _no_seat()
+    return row
+
+
 def seat_of_token(table: DigitalTable, token: str | None) -> int:
     """The seat a token holds at this table; raises Forbidden for an unknown or replaced token."""
     if not token or len(token) > TOKEN_MAX:
-        raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
+        raise _no_seat()
     digest = hash_token(token)
     row = (
         tx.session()
         .execute(select(TableSeat).where(TableSeat.table_id == table.id, TableSeat.token_hash == digest))
         .scalar_one_or_none()
     )
-    if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, digest):
-        token_refused.send("seat")
-        raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
-    return row.seat
+    return _seat_of_digest(row, digest).seat
 
 
 def table_of_token(token: str | None) -> tuple[DigitalTable, int]:
     """(table, seat) of a seat token, whatever the table; raises Forbidden."""
     if not token or len(token) > TOKEN_MAX:
-        raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
+        raise _no_seat()
     digest = hash_token(token)
-    row = tx.session().execute(select(TableSeat).where(TableSeat.token_hash == digest)).scalar_one_or_none()
-    if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, digest):
-        token_refused.send("seat")
-        raise Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
+    row = _seat_of_digest(
+        tx.session().execute(select(TableSeat).where(TableSeat.token_hash == digest)).scalar_one_or_none(), digest
+    )
     table = tx.session().get(DigitalTable, row.table_id)
     assert table is not None
     return table, row.seat
@@ -126,21 +138,31 @@ def mark_joined(table: DigitalTable, seat: int) -> None:
             t.version += 1
 
 
-def set_computer(table: DigitalTable, seat: int, level: str | None = None) -> None:
-    """Give the seat to a computer player playing at ``level`` (``easy``, ``normal``, ``strong``;
-    None: the configured default); any phone holding it is shut out. A computer seat
-    given again changes its level. RuleError ``level_unknown``: nothing changed."""
-    level = computer_level(level)
+def set_computer(table: DigitalTable, seat: int, level: str) -> None:
+    """Give the seat to a computer player playing at ``level`` (``easy``, ``normal``, ``strong``);
+    any phone holding it is shut out. A computer seat given again changes its level, and
+    a failed one tries again. RuleError ``level_unknown``: nothing changed."""
+    check_level(level)
     with tx.write() as s:
         t = lock_table(s, table.id)
-        if not t.is_open:
-            raise RuleError(N_("This table is closed."), "table_closed")
+        _open(t)
         row = _seat_row(s, t.id, seat)
-        if not row.computer or row.level != level:
+        if not row.computer or row.level != level or row.failed_at is not None:
             row.computer = True
             row.level = level
+            row.failed_at = None
             row.token_hash = None
             row.joined_at = None
+            t.version += 1
+
+
+def mark_failed(table: DigitalTable, seat: int) -> None:
+    """The computer in ``seat`` could not move: it waits (the pages say so) until retried or handed over."""
+    with tx.write() as s:
+        t = lock_table(s, table.id)
+        row = _seat_row(s, t.id, seat)
+        if row.computer and row.failed_at is None:
+            row.failed_at = utcnow()
             t.version += 1
 
 

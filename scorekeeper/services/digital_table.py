@@ -13,10 +13,16 @@ hand and its slate entry exist together or not at all.
 
 Computer seats act server-side when it is their turn: at the end of the request that
 made it their turn, and on every poll (``run_computers``), whatever worker answers.
+They are ``scorekeeper.bots`` (``choose_action`` at the seat's level), seeing only
+their seat's view. A computer that raises, or answers an action that is not legal,
+is logged (table, seat, level) and its seat marked failed: the hand waits, the pages
+say so, and the organiser retries (gives the seat to the computer again, at any
+level) or hands the seat to a phone. Nothing is played for it in the meantime.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -24,17 +30,19 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ..bots import choose_action
 from ..engine import HandSetup, HandState, SeatView, build_view, shuffle_deck
 from ..engine.deal import RandomSource
 from ..game.errors import N_, RuleError
 from ..game.rulesets import RuleSet
-from ..models import DigitalTable, Evening, TableAction, TableHand, TableSeat, utcnow
+from ..models import DigitalTable, Evening, TableAction, TableHand, TableSeat, is_public_id, utcnow
 from . import evenings, tx
 from .errors import NotFound, StaleVersion
-from .table_computer import computer_action
-from .table_seats import computer_level, lock_table, seat_rows
+from .seats import check_level, lock_table, mark_failed, seat_rows
+from .snapshot import digital_hand_request_id
 
 MAX_COMPUTER_STEPS = 200  # more than any hand has actions
+log = logging.getLogger(__name__)
 
 
 class StaleTable(RuleError):
@@ -60,6 +68,7 @@ class TableState:
     computers: frozenset[int]
     joined: frozenset[int]
     levels: Mapping[int, str]  # each computer seat's level
+    failed: frozenset[int]  # computer seats that could not move (the hand waits for them)
 
     @property
     def seq(self) -> int:
@@ -71,22 +80,34 @@ class TableState:
         return self.state is None or self.state.is_terminal()
 
     def to_move(self) -> int | None:
-        return None if self.hand_over else self.state.current_player()  # type: ignore[union-attr]
+        if self.state is None or self.state.is_terminal():
+            return None
+        return self.state.current_player()
 
     def view(self, seat: int) -> SeatView | None:
         """What ``seat`` may see: the engine's ``build_view``, the ONLY way a seat sees the hand."""
         return None if self.state is None else build_view(self.state, seat)
 
 
+class ComputerFailed(Exception):
+    """The computer in ``seat`` raised, or answered an action that is not legal (logged)."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(f"the computer in seat {seat} could not move")
+        self.seat = seat
+
+
 # --- reading -------------------------------------------------------------------------
+def _no_table() -> NotFound:
+    return NotFound(N_("There is no such table."), "table_not_found")
+
+
 def get_table(public_id: str) -> DigitalTable:
-    t = (
-        tx.session()
-        .execute(select(DigitalTable).where(DigitalTable.public_id == str(public_id)[:64]))
-        .scalar_one_or_none()
-    )
+    if not is_public_id(public_id):
+        raise _no_table()
+    t = tx.session().execute(select(DigitalTable).where(DigitalTable.public_id == public_id)).scalar_one_or_none()
     if t is None:
-        raise NotFound(N_("There is no such table."), "table_not_found")
+        raise _no_table()
     return t
 
 
@@ -98,12 +119,6 @@ def open_table_of(evening: Evening) -> DigitalTable | None:
         .scalars()
         .first()
     )
-
-
-def hand_in_play(evening: Evening) -> bool:
-    """Is a hand being dealt digitally for this evening (an open table, its hand not over)?"""
-    table = open_table_of(evening)
-    return table is not None and not load(table).hand_over
 
 
 def _current_hand(s: Session, table_id: int) -> TableHand | None:
@@ -146,6 +161,7 @@ def _state(s: Session, table: DigitalTable) -> TableState:
         frozenset(r.seat for r in rows if r.computer),
         frozenset(r.seat for r in rows if r.joined_at is not None),
         {r.seat: r.level for r in rows if r.computer},
+        frozenset(r.seat for r in rows if r.computer and r.failed_at is not None),
     )
 
 
@@ -186,9 +202,13 @@ def open_table(
     """A digital table for the evening's next hand (same players, dealer and open rows
     as the slate), its first hand dealt. An open table of the evening is returned as it is.
 
-    ``computers`` play at ``level`` (None: the configured default; RuleError ``level_unknown``)."""
+    ``computers`` play at ``level`` (one of ``bots.LEVELS``, else RuleError ``level_unknown``),
+    which must be given when there are computers."""
     _check_evening_open(evening)
-    level = computer_level(level)
+    if level is not None:
+        check_level(level)
+    elif computers:
+        raise ValueError("computer seats need a level")
     found = open_table_of(evening)
     if found is not None:
         return found
@@ -208,7 +228,10 @@ def open_table(
         s.add(table)
         s.flush()
         for seat in range(n):
-            s.add(TableSeat(table_id=table.id, seat=seat, computer=seat in computers, level=level))
+            row = TableSeat(table_id=table.id, seat=seat, computer=seat in computers)
+            if level is not None:  # human seats keep the column's default until given to a computer
+                row.level = level
+            s.add(row)
         _deal(s, table, ev, 1, rng or secrets.SystemRandom())
     run_computers(table)
     return table
@@ -279,7 +302,7 @@ def _record(table: DigitalTable, seat: int, action: int, expected_seq: int, comp
 
     hand = _current_hand(tx.session(), table.id)
     assert hand is not None
-    request_id = f"table:{table.public_id}:{hand.number}"
+    request_id = digital_hand_request_id(table.public_id, hand.number)
     for attempt in (1, 2):  # the slate may change (a correction elsewhere) between read and lock
         try:
             evenings.record_hand(
@@ -346,19 +369,26 @@ def run_computers(table: DigitalTable) -> TableState:
     scratch copy of the hand); their moves up to a human's turn are then stored in one
     short transaction that checks nobody moved meanwhile. A hand's last move goes
     through ``act`` (it lands on the slate). Two requests doing this at once are safe:
-    the one that loses the race gets ``StaleTable``, reloads and goes on.
+    the one that loses the race gets ``StaleTable``, reloads and goes on. A computer
+    that fails is marked (``seats.mark_failed``); the moves before it are kept.
     """
     for _ in range(MAX_COMPUTER_STEPS):
         st = load(table)
         mover = st.to_move()
-        if not st.table.is_open or mover is None or mover not in st.computers or st.state is None:
+        if not st.table.is_open or mover is None or mover not in st.computers or mover in st.failed:
             return st
+        assert st.state is not None
         scores = _scores(st.table)
         scratch = st.state.clone()
         moves: list[tuple[int, int]] = []
         last: tuple[int, int] | None = None
+        failed: int | None = None
         while not scratch.is_terminal() and (mover := scratch.current_player()) in st.computers:
-            action = computer_action(build_view(scratch, mover), st.ruleset, st.levels[mover], scores)
+            try:
+                action = computer_move(st, build_view(scratch, mover), scores)
+            except ComputerFailed as err:
+                failed = err.seat
+                break
             scratch.apply(action, mover)
             if scratch.is_terminal():
                 last = (mover, action)
@@ -374,7 +404,30 @@ def run_computers(table: DigitalTable) -> TableState:
                 act(table, last[0], last[1], expected_seq=st.seq + len(moves), computer=True)
         except StaleTable:
             continue
+        if failed is not None:
+            mark_failed(table, failed)
     return load(table)
+
+
+def computer_move(st: TableState, view: SeatView, scores: Mapping[tuple[str, int], int]) -> int:
+    """The bots' action for the computer in ``view.seat`` at its level; ComputerFailed (logged)
+    when the bot raises or answers an action that is not one of ``view.legal_actions``."""
+    level = st.levels[view.seat]
+    try:
+        action = choose_action(view, st.ruleset, level, scores=dict(scores))
+    except Exception:  # any bug of a bot: logged with its table and seat, and shown on the pages
+        log.exception("computer player failed: table %s, seat %s, level %s", st.table.public_id, view.seat, level)
+        raise ComputerFailed(view.seat) from None
+    if action not in view.legal_actions:
+        log.error(
+            "computer player answered an illegal action %r: table %s, seat %s, level %s",
+            action,
+            st.table.public_id,
+            view.seat,
+            level,
+        )
+        raise ComputerFailed(view.seat)
+    return action
 
 
 def _scores(table: DigitalTable) -> dict[tuple[str, int], int]:

@@ -1,22 +1,22 @@
-"""Plain JSON data for the API, built from the services' objects (shapes in ``components``)."""
+"""Plain JSON data for the API: the services' values and an evening's snapshot as dicts.
+
+The shapes are ``shapes``' (the OpenAPI document shows them, the tests hold real
+answers against them). Words shown to a person (row names, side names, the barrel
+rule) come from ``scorekeeper.present``, as on the pages.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from ..game.hand_entry import HandEntry
-from ..game.rulesets import RuleSet
-from ..models import Circle, Evening, Player
+from ..models import Circle, Player
+from ..present.labels import barrel_rule_text, row_label, side_labels
 from ..scoring.final import Cut, Result, Tie
-from ..scoring.payouts import Payout
-from ..scoring.slate import Slate
-from ..services import evenings as svc
-from ..services.entries import LogItem
 from ..services.records import EveningSummary, PlayerRecord
-from ..web.labels import row_label
-from ..web.present import barrel_rule_text, side_labels
+from ..services.replay import LogItem
+from ..services.snapshot import EveningSnapshot
 
 Json = dict[str, Any]
 
@@ -86,20 +86,24 @@ def record_dict(r: PlayerRecord) -> Json:
     }
 
 
-def turn_dict(ruleset: RuleSet, slate: Slate) -> Json:
+def turn_dict(snap: EveningSnapshot) -> Json | None:
+    turn = snap.turn
+    if turn is None:
+        return None
+    rs = snap.ruleset
     return {
-        "dealer": slate.dealer,
-        "forehand": slate.forehand,
-        "speaking": slate.eligible_seats(),
-        "full_sides": sorted(slate.full_sides()),
-        "barrel_seat": slate.barrel_seat,
-        "barrel_rule": ruleset.barrel.value + ": " + barrel_rule_text(ruleset),
-        "seich_available": [s for s in range(ruleset.n_sides) if s not in slate.seich_used] if ruleset.seich else None,
+        "dealer": turn.dealer,
+        "forehand": turn.forehand,
+        "speaking": list(turn.speaking),
+        "full_sides": list(turn.full_sides),
+        "barrel_seat": turn.barrel_seat,
+        "barrel_rule": rs.barrel.value + ": " + barrel_rule_text(rs),
+        "seich_available": None if turn.seich_available is None else list(turn.seich_available),
     }
 
 
-def slate_dict(evening: Evening, slate: Slate) -> Json:
-    rs = slate.ruleset
+def slate_dict(snap: EveningSnapshot) -> Json:
+    slate, rs = snap.slate, snap.ruleset
     rows = []
     for row in rs.rows:
         cells: list[Json | None] = []
@@ -128,7 +132,7 @@ def slate_dict(evening: Evening, slate: Slate) -> Json:
             }
         )
     return {
-        "version": evening.version,
+        "version": snap.version,
         "complete": slate.complete,
         "hands_dealt": slate.hands_dealt,
         "cells_filled": len(slate.cells),
@@ -138,7 +142,7 @@ def slate_dict(evening: Evening, slate: Slate) -> Json:
         "match_marks": [list(m) for m in slate.match_marks],
         "open_rows": [slate.open_rows(side) for side in range(rs.n_sides)],
         "seich_used": sorted(slate.seich_used),
-        "turn": None if slate.complete or not evening.is_open else turn_dict(rs, slate),
+        "turn": turn_dict(snap),
     }
 
 
@@ -150,45 +154,40 @@ def result_dict(result: Result) -> Json:
     return out
 
 
-def standing_dict(evening: Evening, slate: Slate) -> Json:
+def standing_dict(snap: EveningSnapshot) -> Json:
     """Totals as they stand, and the result and money once decided."""
-    _cuts, pending = svc.cuts_and_pending(evening, slate)
-    outcome: tuple[Result, Payout] | None = svc.result(evening)
     return {
-        "version": evening.version,
-        "decided": outcome is not None,
-        "totals": list(slate.totals),
-        "match_marks": [list(m) for m in slate.match_marks],
-        "pending_ties": [tie_dict(t) for t in pending],
-        "result": None if outcome is None else result_dict(outcome[0]),
-        "payout": None if outcome is None else outcome[1].to_dict(),
+        "version": snap.version,
+        "decided": snap.result is not None,
+        "totals": list(snap.slate.totals),
+        "match_marks": [list(m) for m in snap.slate.match_marks],
+        "pending_ties": [tie_dict(t) for t in snap.pending],
+        "result": None if snap.result is None else result_dict(snap.result),
+        "payout": None if snap.payout is None else snap.payout.to_dict(),
     }
 
 
-def evening_dict(evening: Evening, *, can_write: bool) -> Json:
+def evening_dict(snap: EveningSnapshot, *, can_write: bool) -> Json:
     """Everything about one evening: rule set, seats, slate, cuts, result and money."""
-    rs = svc.ruleset_of(evening)
-    names = [p.name for p in evening.players]
-    slate = svc.load_slate(evening)
-    cuts, _pending = svc.cuts_and_pending(evening, slate)
-    standing = standing_dict(evening, slate)
+    rs, names = snap.ruleset, snap.names
+    standing = standing_dict(snap)
     return {
-        "id": evening.public_id,
-        "status": evening.status,
-        "ended_early": evening.ended_early,
-        "created_at": when(evening.created_at),
-        "ended_at": when(evening.ended_at),
-        "version": evening.version,
+        "id": snap.public_id,
+        "status": snap.status,
+        "ended_early": snap.ended_early,
+        "created_at": when(snap.created_at),
+        "ended_at": when(snap.ended_at),
+        "version": snap.version,
         "variant": rs.variant.value,
-        "can_write": can_write and evening.is_open,
+        "can_write": can_write and snap.is_open,
         "ruleset": rs.to_dict(),
         "players": [{"seat": seat, "name": name, "side": rs.side_of(seat)} for seat, name in enumerate(names)],
         "sides": [
             {"side": side, "seats": list(rs.seats_of(side)), "name": label}
             for side, label in enumerate(side_labels(rs, names))
         ],
-        "slate": slate_dict(evening, slate),
-        "cuts": [cut_dict(c) for c in cuts],
+        "slate": slate_dict(snap),
+        "cuts": [cut_dict(c) for c in snap.cuts],
         "pending_ties": standing["pending_ties"],
         "result": standing["result"],
         "payout": standing["payout"],
@@ -207,5 +206,6 @@ def log_dict(item: LogItem) -> Json:
     }
 
 
-def entries_dict(evening: Evening, entries: Sequence[HandEntry]) -> Json:
-    return {"version": evening.version, "entries": [{"index": i, "hand": hand_dict(e)} for i, e in enumerate(entries)]}
+def entries_dict(snap: EveningSnapshot) -> Json:
+    entries = snap.slate.entries
+    return {"version": snap.version, "entries": [{"index": i, "hand": hand_dict(e)} for i, e in enumerate(entries)]}

@@ -1,4 +1,5 @@
-"""Replaying an evening's append-only rows into what the slate shows.
+"""Replaying an evening's append-only rows into what the slate shows: the hands on the
+slate, the audit trail, which hands were dealt digitally, the cuts that still count.
 
 Rows are read in ``seq`` order: a ``hand`` is appended; a ``correction`` replaces
 the entry whose current row has seq ``supersedes``; an ``undo`` takes back the last
@@ -10,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 from ..game.contracts import Contract
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
-from ..models import CutRow, EntryRow
-from ..scoring.final import Cut, Tie, ties
+from ..models import CutRow, EntryRow, Evening
+from ..scoring.final import Cut, End, Tie
+from ..scoring.final import effective_cuts as scoring_effective_cuts
 from ..scoring.slate import Slate
 
 
@@ -73,6 +76,11 @@ def replay(rows: Sequence[EntryRow]) -> list[EntryRow]:
     return effective
 
 
+def ruleset_of(evening: Evening) -> RuleSet:
+    """The rule set the evening is played with (its stored snapshot)."""
+    return RuleSet.from_dict(evening.ruleset)
+
+
 def build_slate(ruleset: RuleSet, first_dealer: int, rows: Sequence[EntryRow]) -> Slate:
     return Slate.build(ruleset, first_dealer, [to_hand(r) for r in replay(rows)])
 
@@ -115,9 +123,24 @@ def audit_trail(rows: Sequence[EntryRow]) -> list[LogItem]:
     return out
 
 
+def digital_positions(trail: Sequence[LogItem]) -> frozenset[int]:
+    """Positions in ``slate.entries`` of the hands dealt digitally, by replaying the audit trail
+    (a correction keeps the flag of the hand it corrects; an undo takes the entry out)."""
+    flags: list[bool] = []
+    for item in trail:
+        if item.kind == "hand":
+            flags.append(item.digital)
+        elif item.kind == "correction":
+            flags[item.index] = item.digital
+        else:
+            flags.pop(item.index)
+    return frozenset(i for i, digital in enumerate(flags) if digital)
+
+
 def cut_of(row: CutRow) -> Cut:
     order = tuple(int(s) for s in row.ranking.split(",") if s != "")
-    return Cut(row.row_key, row.end, row.winner, row.drawn, order)  # type: ignore[arg-type]
+    end = cast(End, row.end)  # the column's CHECK constraint allows only high, low, all
+    return Cut(row.row_key, end, row.winner, row.drawn, order)
 
 
 def ranking_text(order: Sequence[int]) -> str:
@@ -125,15 +148,6 @@ def ranking_text(order: Sequence[int]) -> str:
 
 
 def effective_cuts(slate: Slate, rows: Sequence[CutRow]) -> tuple[list[Cut], list[Tie]]:
-    """(cuts that decide a current tie, in tie order; ties still without a cut)."""
-    current = ties(slate)
-    by_key = {(t.row_key, t.end): t for t in current}
-    chosen: dict[tuple[str, str], Cut] = {}
-    for row in sorted(rows, key=lambda r: r.id):
-        tie = by_key.get((row.row_key, row.end))
-        cut = cut_of(row)
-        if tie is not None and sorted(cut.order) == sorted(tie.sides):
-            chosen[(row.row_key, row.end)] = cut  # the latest cut for a tie counts
-    cuts = [chosen[k] for k in by_key if k in chosen]
-    pending = [t for k, t in by_key.items() if k not in chosen]
-    return cuts, pending
+    """(cuts that decide a current tie, in tie order; ties still without a cut): the stored cut
+    rows, oldest first, through ``scoring.effective_cuts`` (the latest cut of a tie counts)."""
+    return scoring_effective_cuts(slate, [cut_of(row) for row in sorted(rows, key=lambda r: r.id)])

@@ -1,0 +1,194 @@
+"""The read model: one frozen snapshot of an evening, loaded with a fixed number of queries.
+
+``load_snapshot(evening)`` reads the seats, the entry rows, the cut rows and the
+evening's open digital table (four statements, however many hands the slate holds)
+and derives the rest in memory: the slate, the audit trail, which hands were dealt
+digitally, the cuts that count and the ties still waiting, the result and the money,
+the turn guide. The slate page, its live fragment, the picture and the JSON API all
+render from it, so they cannot disagree and none of them queries again.
+
+Whether a hand is being dealt digitally is read without replaying it: a digital
+hand is over exactly when its result is on the slate, written under the request id
+``digital_hand_request_id(table, number)`` in the same transaction as its last action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from ..game.rulesets import RuleSet
+from ..models import CutRow, DigitalTable, EntryRow, Evening, Player, Seat, TableHand
+from ..scoring.final import Cut, Result, Tie, final_result
+from ..scoring.payouts import Payout, payout
+from ..scoring.slate import Slate
+from . import tx
+from .replay import LogItem, audit_trail, build_slate, digital_positions, effective_cuts, ruleset_of
+
+
+@dataclass(frozen=True, slots=True)
+class TurnGuide:
+    """Who deals and who speaks for the next hand (seats and sides; names are the view's)."""
+
+    dealer: int
+    forehand: int
+    speaking: tuple[int, ...]  # seats that may choose, in speaking order
+    full_sides: tuple[int, ...]  # sides whose rows are all filled (they pass)
+    barrel_seat: int | None  # who must choose when everybody passed
+    seich_available: tuple[int, ...] | None  # club variant: sides that may still call Seich
+
+    @classmethod
+    def of(cls, slate: Slate) -> TurnGuide:
+        rs = slate.ruleset
+        return cls(
+            dealer=slate.dealer,
+            forehand=slate.forehand,
+            speaking=tuple(slate.eligible_seats()),
+            full_sides=tuple(sorted(slate.full_sides())),
+            barrel_seat=slate.barrel_seat,
+            seich_available=tuple(s for s in range(rs.n_sides) if s not in slate.seich_used) if rs.seich else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What an evening's rows and cuts decide: the cuts that count, the ties still waiting,
+    and, once decided, the result and the money."""
+
+    cuts: tuple[Cut, ...]
+    pending: tuple[Tie, ...]
+    result: Result | None
+    payout: Payout | None
+
+
+def decide(ruleset: RuleSet, slate: Slate, cut_rows: Sequence[CutRow], *, is_open: bool) -> Outcome:
+    """Result and money once the evening is ended or every cell is filled and every tie cut."""
+    cuts, pending = effective_cuts(slate, cut_rows)
+    if (is_open and not slate.complete) or pending:
+        return Outcome(tuple(cuts), tuple(pending), None, None)
+    res = final_result(slate, cuts)
+    return Outcome(tuple(cuts), tuple(pending), res, payout(ruleset, res))
+
+
+@dataclass(frozen=True, slots=True)
+class EveningSnapshot:
+    """An evening as it stands, for reading: no database object, nothing lazy."""
+
+    public_id: str
+    version: int
+    status: str  # open | ended
+    ended_early: bool
+    created_at: datetime
+    ended_at: datetime | None
+    ruleset: RuleSet
+    names: tuple[str, ...]  # players in seat order
+    slate: Slate
+    trail: tuple[LogItem, ...]  # every hand, correction and undo, oldest first
+    digital: frozenset[int]  # positions in ``slate.entries`` dealt at the digital table
+    outcome: Outcome
+    turn: TurnGuide | None  # None once every cell is filled or the evening ended
+    table_open: bool  # a digital table is open for the evening
+    hand_in_play: bool  # ... and one of its hands is being played
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == "open"
+
+    @property
+    def cuts(self) -> tuple[Cut, ...]:
+        return self.outcome.cuts
+
+    @property
+    def pending(self) -> tuple[Tie, ...]:
+        return self.outcome.pending
+
+    @property
+    def result(self) -> Result | None:
+        return self.outcome.result
+
+    @property
+    def payout(self) -> Payout | None:
+        return self.outcome.payout
+
+    @property
+    def corrections(self) -> tuple[LogItem, ...]:
+        """The audit trail without plain new hands: corrections and undos."""
+        return tuple(item for item in self.trail if item.kind != "hand")
+
+
+# --- the queries ------------------------------------------------------------------------
+def entry_rows(s: Session, evening_id: int) -> list[EntryRow]:
+    return list(s.execute(select(EntryRow).where(EntryRow.evening_id == evening_id).order_by(EntryRow.seq)).scalars())
+
+
+def cut_rows(s: Session, evening_id: int) -> list[CutRow]:
+    return list(s.execute(select(CutRow).where(CutRow.evening_id == evening_id).order_by(CutRow.id)).scalars())
+
+
+def seat_names(s: Session, evening_id: int) -> tuple[str, ...]:
+    return tuple(
+        s.execute(
+            select(Player.name)
+            .join(Seat, Seat.player_id == Player.id)
+            .where(Seat.evening_id == evening_id)
+            .order_by(Seat.seat)
+        ).scalars()
+    )
+
+
+def open_table_hand(s: Session, evening_id: int) -> tuple[str, int | None] | None:
+    """(public id of the evening's open digital table, number of its latest hand), or None."""
+    row = s.execute(
+        select(DigitalTable.public_id, func.max(TableHand.number))
+        .outerjoin(TableHand, TableHand.table_id == DigitalTable.id)
+        .where(DigitalTable.evening_id == evening_id, DigitalTable.status == "open")
+        .group_by(DigitalTable.id)
+        .order_by(DigitalTable.id)
+        .limit(1)
+    ).first()
+    return None if row is None else (row[0], row[1])
+
+
+def digital_hand_request_id(table_public_id: str, number: int) -> str:
+    """The request id under which a digital hand's result is written on the slate."""
+    return f"table:{table_public_id}:{number}"
+
+
+def hand_in_play(table: tuple[str, int | None] | None, request_ids: Collection[str]) -> bool:
+    """Is the open table's latest hand still being played (its result not yet on the slate)?"""
+    if table is None or table[1] is None:
+        return False
+    return digital_hand_request_id(table[0], table[1]) not in request_ids
+
+
+# --- the snapshot -----------------------------------------------------------------------
+def load_snapshot(evening: Evening) -> EveningSnapshot:
+    """The evening as it stands now (four queries, whatever the number of entries)."""
+    s = tx.session()
+    rules = ruleset_of(evening)
+    rows = entry_rows(s, evening.id)
+    slate = build_slate(rules, evening.first_dealer, rows)
+    trail = tuple(audit_trail(rows))
+    table = open_table_hand(s, evening.id)
+    ended = evening.status != "open"
+    return EveningSnapshot(
+        public_id=evening.public_id,
+        version=evening.version,
+        status=evening.status,
+        ended_early=evening.ended_early,
+        created_at=evening.created_at,
+        ended_at=evening.ended_at,
+        ruleset=rules,
+        names=seat_names(s, evening.id),
+        slate=slate,
+        trail=trail,
+        digital=digital_positions(trail),
+        outcome=decide(rules, slate, cut_rows(s, evening.id), is_open=not ended),
+        turn=None if (slate.complete or ended) else TurnGuide.of(slate),
+        table_open=table is not None,
+        hand_in_play=hand_in_play(table, {r.request_id for r in rows}),
+    )

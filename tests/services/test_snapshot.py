@@ -1,0 +1,141 @@
+"""The read model: an evening's snapshot is loaded with a fixed number of SQL statements,
+whatever the number of entries, corrections, undos and cuts; the slate page, its live
+fragment, the picture and the API's answers render from it without querying again; and
+it holds exactly what the single reads of the services give."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from flask import Flask
+from services_helpers import NAMES, next_hand, play_hands
+from shared_helpers import rid
+from sqlalchemy import event
+
+from scorekeeper.extensions import db
+from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.models import Evening
+from scorekeeper.services import circles, evenings
+
+MAX_STATEMENTS = 4  # seats, entry rows, cut rows, the open digital table
+
+
+@contextmanager
+def counted() -> Iterator[list[str]]:
+    """Every SQL statement sent to the database inside the block."""
+    seen: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+
+
+def _evening(variant: Variant, hands: int, *, busy: bool) -> tuple[str, str]:
+    """(write token, evening id) with ``hands`` hands; ``busy`` adds a correction, an undo and cuts."""
+    rs = default_ruleset(variant)
+    circle, write, _view = circles.create_circle("Runde")
+    ev = evenings.start_evening(
+        circle, ruleset=rs, player_names=list(NAMES[: rs.n_players]), first_dealer=0, request_id=rid("start")
+    )
+    for _ in play_hands(ev, hands):
+        pass
+    if busy:
+        first = evenings.load_slate(ev).entries[0]  # a plain hand (next_hand's turn 0)
+        fixed = replace(first, declarer_points=first.declarer_points + 1, defender_points=first.defender_points - 1)
+        ev = evenings.correct_entry(ev, 0, fixed, expected_version=ev.version, request_id=rid("fix"), author="Anna")
+        ev = evenings.undo_last(ev, expected_version=ev.version, request_id=rid("undo"))
+        ev = evenings.record_hand(
+            ev, next_hand(evenings.load_slate(ev), 99), expected_version=ev.version, request_id=rid("again")
+        )
+        if evenings.load_slate(ev).complete:
+            ev = evenings.draw_cuts(ev, expected_version=ev.version, request_id=rid("cut"), rng=random.Random(3))
+    return write, ev.public_id
+
+
+def _fresh(write: str, evening_id: str) -> Evening:
+    db.session.remove()
+    circle, _can_write = circles.open_circle(write)
+    return evenings.get_evening(circle, evening_id)
+
+
+@pytest.mark.parametrize("variant", [Variant.THREE, Variant.CLUB], ids=["three", "club"])
+def test_a_snapshot_takes_the_same_few_statements_for_few_and_many_entries(app: Flask, variant: Variant) -> None:
+    with app.app_context():
+        small = _evening(variant, 2, busy=False)
+        full = _evening(variant, default_ruleset(variant).n_hands, busy=True)
+        counts = []
+        for write, evening_id in (small, full):
+            ev = _fresh(write, evening_id)
+            with counted() as seen:
+                snap = evenings.load_snapshot(ev)
+            counts.append(len(seen))
+            assert snap.public_id == evening_id
+        assert counts[0] == counts[1] <= MAX_STATEMENTS, counts
+        assert snap.slate.complete and snap.result is not None and snap.corrections  # the full one has it all
+
+
+def test_the_snapshot_holds_what_the_single_reads_give(app: Flask) -> None:
+    with app.app_context():
+        write, evening_id = _evening(Variant.THREE, default_ruleset(Variant.THREE).n_hands, busy=True)
+        ev = _fresh(write, evening_id)
+        snap = evenings.load_snapshot(ev)
+        slate = evenings.load_slate(ev)
+        cuts, pending = evenings.cuts_and_pending(ev)
+        assert snap.slate.entries == slate.entries and snap.slate.totals == slate.totals
+        assert (list(snap.cuts), list(snap.pending)) == (cuts, pending)
+        assert (snap.result, snap.payout) == evenings.result(ev)
+        assert list(snap.trail) == evenings.entry_log(ev)
+        assert [i.kind for i in snap.corrections] == ["correction", "undo"]
+        assert snap.names == tuple(NAMES[:3]) and snap.version == ev.version
+        assert snap.turn is None and not snap.table_open and not snap.hand_in_play
+        assert snap.digital == frozenset()
+
+
+def test_the_turn_guide_is_the_slates(app: Flask) -> None:
+    with app.app_context():
+        write, evening_id = _evening(Variant.CLUB, 3, busy=False)
+        snap = evenings.load_snapshot(_fresh(write, evening_id))
+        slate, turn = snap.slate, snap.turn
+        assert turn is not None
+        assert (turn.dealer, turn.forehand, turn.barrel_seat) == (slate.dealer, slate.forehand, slate.barrel_seat)
+        assert list(turn.speaking) == slate.eligible_seats()
+        assert set(turn.full_sides) == slate.full_sides()
+        assert turn.seich_available == tuple(s for s in range(2) if s not in slate.seich_used)
+
+
+Read = Callable[[Any, str, str], Any]
+READS: dict[str, Read] = {
+    "slate page": lambda c, w, e: c.get(f"/c/{w}/e/{e}"),
+    "live fragment": lambda c, w, e: c.get(f"/c/{w}/e/{e}/version?v=-1"),
+    "picture": lambda c, w, e: c.get(f"/c/{w}/e/{e}/slate.png"),
+    "api evening": lambda c, w, e: c.get(f"/api/v1/evenings/{e}", headers={"Authorization": f"Bearer {w}"}),
+    "api slate": lambda c, w, e: c.get(f"/api/v1/evenings/{e}/slate", headers={"Authorization": f"Bearer {w}"}),
+    "api result": lambda c, w, e: c.get(f"/api/v1/evenings/{e}/result", headers={"Authorization": f"Bearer {w}"}),
+}
+
+
+@pytest.mark.parametrize("read", list(READS), ids=list(READS))
+def test_every_view_of_an_evening_reads_it_once(app: Flask, read: str) -> None:
+    """The page, the live fragment, the PNG and the JSON render from the snapshot: the same
+    number of statements for an evening of two hands and for a whole evening with corrections."""
+    with app.app_context():
+        small = _evening(Variant.THREE, 2, busy=False)
+        full = _evening(Variant.THREE, default_ruleset(Variant.THREE).n_hands, busy=True)
+    client = app.test_client()
+    counts = []
+    for write, evening_id in (small, full):
+        with app.app_context(), counted() as seen:
+            response = READS[read](client, write, evening_id)
+        assert response.status_code == 200, response.get_data(as_text=True)[:300]
+        counts.append(len(seen))
+    assert counts[0] == counts[1], counts
