@@ -48,11 +48,12 @@ run: install db-upgrade
 		$(BIN)/gunicorn -c python:scorekeeper.gunicorn_conf --workers $(WORKERS) --threads 4 \
 		--bind $(HOST):$(PORT) --access-logfile - 'scorekeeper.app:create_app()'
 
-# The house's hygiene: lint and format (ruff), run first by `make test`.
+# The house's hygiene: lint, format (ruff) and types (mypy, strict), run first by `make test`.
 LINTED := scorekeeper tests bench migrations
 check: install-test
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
+	$(BIN)/mypy
 
 typecheck: install-test
 	$(BIN)/mypy

@@ -100,13 +100,20 @@ def contract_choice(
         state = HandState(setup, deck)
         options = [a for a in state.legal_actions() if decode_announce(rs, a) is not None]
         mine = bidding(state, choose)
-        row = rs.row(decode_announce(rs, rng.choice(options))[0])  # type: ignore[index]
-        theirs = rng.choice([a for a in options if rs.rows[(a - 64) // 32].key == row.key])
+        row_key = row_of(rs, rng.choice(options))
+        theirs = rng.choice([a for a in options if row_of(rs, a) == row_key])
         for bids, pts_list, val_list in ((mine, bot_pts, bot_val), ([theirs], rnd_pts, rnd_val)):
             pts, value = play_choice(rs, setup, deck, bids, easy)
             pts_list.append(pts)
             val_list.append(value)
     return bot_pts, rnd_pts, bot_val, rnd_val
+
+
+def row_of(rs: RuleSet, announce: int) -> str:
+    """The row key of an announce action."""
+    decoded = decode_announce(rs, announce)
+    assert decoded is not None
+    return decoded[0]
 
 
 def bidding(state: HandState, choose: Agent) -> list[int]:
@@ -127,7 +134,7 @@ def play_choice(rs: RuleSet, setup: HandSetup, deck: tuple[int, ...], bids: list
         st.apply(easy(st.observation(st.current_player())))
     r = st.result()
     pts = 257 if r.match else r.declarer_points
-    return pts, pts // 10 * rs.row(r.row_key).factor  # type: ignore[arg-type]
+    return pts, pts // 10 * rs.row(row_of(rs, bids[-1])).factor
 
 
 def evenings(rs: RuleSet, n: int, seed: int, choose: Agent, easy: Agent) -> tuple[list[int], list[int]]:
@@ -150,7 +157,7 @@ def evenings(rs: RuleSet, n: int, seed: int, choose: Agent, easy: Agent) -> tupl
                     bids = [rng.choice([a for a in state.legal_actions() if decode_announce(rs, a) is not None])]
                 _, value = play_choice(rs, setup, deck, bids, easy)
                 total += value
-                open_rows.remove(decode_announce(rs, bids[-1])[0])  # type: ignore[index]
+                open_rows.remove(row_of(rs, bids[-1]))
             out.append(total)
     return totals
 

@@ -3,12 +3,12 @@
     python bench/engine.py [--hands N] [--seconds S]
 
 Measures, four players, random trump / Obenabe / Undenufe hands:
-- fast path: random legal playouts per second (``engine.fast.playout``), from
-  dealt hands (the deal is drawn beforehand, outside the timing; the figure
+- fast path: random legal playouts per second (``engine.fast.Playout`` run by
+  the ``Uniform`` player), from dealt hands (the deal is drawn beforehand, outside the timing; the figure
   with the shuffle and deal included is printed too);
 - full public API: hands per second through ``HandState`` with the announce,
   and a per-seat view (``observation``) built for every move;
-- one legal-cards call (``tables.legal_mask``), in microseconds.
+- one legal-cards call (``bitmasks.legal_mask``), in microseconds.
 
 The last line is exactly:
 ``engine fast_hands_per_s=<n> api_hands_per_s=<n> legal_cards_us=<x>``
@@ -27,11 +27,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper.engine.actions import announce_action  # noqa: E402
-from scorekeeper.engine.bidding import HandSetup  # noqa: E402
+from scorekeeper.engine.bitmasks import SUIT_OF, UNDER, legal_mask  # noqa: E402
 from scorekeeper.engine.deal import deal_hands, shuffle_deck  # noqa: E402
-from scorekeeper.engine.fast import playout, points_table, schedule_ids  # noqa: E402
+from scorekeeper.engine.fast import Playout, Uniform, points_table, schedule_ids  # noqa: E402
+from scorekeeper.engine.hand_setup import HandSetup  # noqa: E402
 from scorekeeper.engine.state import HandState  # noqa: E402
-from scorekeeper.engine.tables import SUIT_OF, UNDER, legal_mask  # noqa: E402
 from scorekeeper.game.cards import Suit  # noqa: E402
 from scorekeeper.game.contracts import OBENABE, UNDENUFE, Contract, suit_contract  # noqa: E402
 from scorekeeper.game.rulesets import default_ruleset  # noqa: E402
@@ -44,15 +44,15 @@ def bench_fast(n_hands: int, rng: random.Random) -> tuple[float, float]:
     for _ in range(n_hands):
         c = rng.choice(CONTRACTS)
         jobs.append((deal_hands(shuffle_deck(rng), 4, 0), schedule_ids(c, 9), points_table(c)))
-    rnd = rng.random
+    player = Uniform(rng.random)
     t0 = time.perf_counter()
     for hands, modes, pts in jobs:
-        playout(hands, 1, modes, pts, rnd)
+        Playout(hands, 1, modes, pts).run(player)
     fast = n_hands / (time.perf_counter() - t0)
     t0 = time.perf_counter()
     for _ in range(n_hands):
         c = rng.choice(CONTRACTS)
-        playout(deal_hands(shuffle_deck(rng), 4, 0), 1, schedule_ids(c, 9), points_table(c), rnd)
+        Playout(deal_hands(shuffle_deck(rng), 4, 0), 1, schedule_ids(c, 9), points_table(c)).run(player)
     with_deal = n_hands / (time.perf_counter() - t0)
     return fast, with_deal
 
@@ -126,7 +126,7 @@ def main() -> None:
     api = bench_api(max(1, n // 8), rng)
     print(f"public API with a seat view per move: {api:,.0f} hands/s")
     us = bench_legal(max(1000, n * 10), rng)
-    print(f"legal cards: {us:.3f} us per call (tables.legal_mask, the fast path's rule)")
+    print(f"legal cards: {us:.3f} us per call (bitmasks.legal_mask, the engine's rule)")
     print(f"HandState.legal_actions(): {bench_state_legal(rng):.3f} us per call (public API, list of ints)")
     print(f"engine fast_hands_per_s={fast:.0f} api_hands_per_s={api:.0f} legal_cards_us={us:.3f}")
 

@@ -22,8 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper.bots import choose_action  # noqa: E402
 from scorekeeper.engine import HandSetup, HandState  # noqa: E402
+from scorekeeper.game.hand_entry import HandEntry  # noqa: E402
 from scorekeeper.game.rulesets import RuleSet  # noqa: E402
-from scorekeeper.scoring import HandEntry, Slate  # noqa: E402
+from scorekeeper.scoring import Slate  # noqa: E402
 from scorekeeper.scoring.entries import outcome_of  # noqa: E402
 
 

@@ -29,6 +29,17 @@ TRANSLATIONS_DIR = PACKAGE_DIR / "translations"
 SECRET_KEY_FILE = "secret_key"
 DB_FILE = "scorekeeper.sqlite3"
 
+# The strict policy of every answer (config CONTENT_SECURITY_POLICY, sent by hosting.py; docs/DEPLOY.md).
+# No 'unsafe-inline' and no 'unsafe-eval' anywhere: scripts and styles come from static/
+# files only (JSON data islands are not scripts); htmx runs with allowEval off and without
+# its injected indicator <style> (base.html's htmx-config). img-src keeps data: (harmless,
+# an image cannot run code); worker-src and manifest-src are named for the offline app.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'"
+)
+
 
 def defaults(instance_path: str) -> dict[str, Any]:
     return {
@@ -57,6 +68,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LAN_URL": "",  # set by `make run`: links for a request to 127.0.0.1 point at the LAN address
         "PROXY_HOPS": 0,  # trusted proxies in front (X-Forwarded-* honoured from that many); 0 = none
         "HSTS": "max-age=31536000",  # Strict-Transport-Security under HTTPS; "" sends none
+        # Content-Security-Policy of every answer (see above); "" sends none.
+        "CONTENT_SECURITY_POLICY": CONTENT_SECURITY_POLICY,
         # Rate limits (see scorekeeper/limits.py); "N per hour/minute/10 minutes".
         "RATELIMIT_ENABLED": True,
         "RATELIMIT_STORAGE_URI": "memory://",

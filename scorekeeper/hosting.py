@@ -12,6 +12,9 @@
 - **HTTPS.** When the request arrived over HTTPS or ``PUBLIC_URL`` is ``https://``,
   every cookie (the session and the seat cookie too) is ``Secure`` and HSTS is sent.
   Every answer carries a Permissions-Policy.
+- **Content-Security-Policy.** Every answer (page, fragment, JSON, PNG, static file) carries
+  ``CONTENT_SECURITY_POLICY``: scripts, styles, images and connections from this origin
+  only, no inline script or style, no plugins, no ``<base>``, no framing, forms post here.
 - **Static files.** ``asset(name)`` adds ``?v=`` (a hash of the content); a request
   with the current ``v`` is cached for a year as immutable, any other revalidates.
 """
@@ -31,9 +34,12 @@ from werkzeug.wrappers import Response
 
 ONE_YEAR = 365 * 24 * 3600
 IMMUTABLE = f"public, max-age={ONE_YEAR}, immutable"
-# Features the app never uses, switched off for every page (clipboard stays: the copy button).
+# Features the app never uses, switched off for every page (clipboard and web-share stay:
+# the copy and share buttons).
 PERMISSIONS_POLICY = (
-    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), payment=(), usb=()"
+    "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), hid=(), "
+    "idle-detection=(), magnetometer=(), microphone=(), midi=(), payment=(), serial=(), usb=(), "
+    "xr-spatial-tracking=()"
 )
 LOOPBACK_HOSTS = ("localhost", "::1")
 
@@ -133,6 +139,9 @@ def static_version(filename: str) -> str:
 
 def _after(response: Response) -> Response:
     response.headers.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
+    policy = current_app.config.get("CONTENT_SECURITY_POLICY")
+    if policy:
+        response.headers.setdefault("Content-Security-Policy", str(policy))
     if https_now():
         hsts = current_app.config.get("HSTS")
         if hsts:

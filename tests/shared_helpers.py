@@ -1,14 +1,18 @@
 """Helpers more than one layer of the tests uses (``from shared_helpers import ...``).
 
-Every layer keeps its own helpers in ONE module next to its tests (``web_helpers``,
-``api_helpers``, ``services_helpers``, ``table_helpers``, ``e2e_helpers``,
-``i18n_helpers``), imported the same way: by module name (pytest puts each test folder,
-and this one, on the import path).
+Every layer keeps its own helpers in ONE module next to its tests (``game``: none;
+``engine_helpers``, ``bots_helpers``, ``scoring_helpers``, ``render_helpers``,
+``web_helpers``, ``api_helpers``, ``services_helpers``, ``table_helpers``,
+``e2e_helpers``, ``i18n_helpers``), imported the same way: by module name (pytest puts
+each test folder, and this one, on the import path).
 
 - ``rid``: a fresh request id; ``SOAK``: long property runs (``SCOREKEEPER_SOAK=1``);
 - ``race``: jobs released together, as several phones or workers would write;
 - ``forms``/``hidden``/``flashes``: a page's forms and messages read as a phone sends them;
-  ``hand_data``: a hand as the record form's fields.
+  ``hand_data``: a hand as the record form's fields;
+- hands of cards: ``any_ruleset`` (one row, ``any``, playable as any contract),
+  ``contracts_for`` (every contract a table of that size plays), ``row_contracts``
+  (every contract a row accepts), ``deck_for`` (a deck that deals rigged hands).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import html as html_lib
 import itertools
 import os
+import random
 import re
 import threading
 from collections.abc import Callable
@@ -25,7 +30,11 @@ from typing import Any
 
 from flask import Flask
 
-from scorekeeper.scoring.entries import HandEntry
+from scorekeeper.engine.actions import CONTRACTS
+from scorekeeper.game.cards import parse_cards
+from scorekeeper.game.contracts import Contract, Kind, all_contracts
+from scorekeeper.game.hand_entry import HandEntry
+from scorekeeper.game.rulesets import BarrelRule, Row, RuleSet, Variant
 
 SOAK = os.environ.get("SCOREKEEPER_SOAK", "").strip().lower() in ("1", "true", "yes", "on")
 _ids = itertools.count(1)
@@ -132,3 +141,49 @@ def hand_data(entry: HandEntry) -> dict[str, str]:
     if entry.countermatch:
         data["countermatch"] = "y"
     return data
+
+
+# --- hands of cards -------------------------------------------------------------------
+ANY_ROW = Row("any", tuple(Kind), 1)
+
+
+def any_ruleset(n_players: int, teams: bool = False, six11: bool = False) -> RuleSet:
+    """One row (key ``any``) that may be played as any contract, with 3 or 4 players."""
+    variant = Variant.THREE if n_players == 3 else (Variant.TEAMS if teams else Variant.SOLO4)
+    return RuleSet(variant=variant, rows=(ANY_ROW,), barrel=BarrelRule.BOOK, undenufe_six11=six11)
+
+
+def contracts_for(n_players: int) -> list[Contract]:
+    """Every concrete contract a table of that size plays (Gustav is the three-player split)."""
+    return [c for c in CONTRACTS if not (c.kind is Kind.GUSTAV and n_players == 4)]
+
+
+def row_contracts(row: Row) -> list[Contract]:
+    """Every concrete contract a row accepts."""
+    return [c for k in row.kinds for c in all_contracts(k) if row.allows(c)]
+
+
+def deck_for(hands: dict[int, str], n_players: int, dealer: int = 0, seed: int = 0) -> list[int]:
+    """A deck order that deals the given (possibly partial) hands to their seats; the
+    other cards at random (``seed``)."""
+    per = 36 // n_players
+    wanted = {seat: [int(c) for c in parse_cards(text)] for seat, text in hands.items()}
+    used = {c for cs in wanted.values() for c in cs}
+    assert len(used) == sum(len(cs) for cs in wanted.values()), "a card is given twice"
+    rest = [c for c in range(36) if c not in used]
+    random.Random(seed).shuffle(rest)
+    full: dict[int, list[int]] = {}
+    for seat in range(n_players):
+        cs = list(wanted.get(seat, []))
+        assert len(cs) <= per
+        while len(cs) < per:
+            cs.append(rest.pop())
+        full[seat] = cs
+    first = (dealer + 1) % n_players
+    deck = []
+    taken = dict.fromkeys(range(n_players), 0)
+    for i in range(36):
+        seat = (first + i // 3) % n_players
+        deck.append(full[seat][taken[seat]])
+        taken[seat] += 1
+    return deck

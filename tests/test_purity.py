@@ -1,8 +1,10 @@
-"""The layers of the house hold: the pure packages import no framework; the pages and the
-API never import each other; the presentation imports neither face; the services import
-nothing from Flask (the database session through ``extensions.db`` is fine); the engine
-never imports the slate's scoring; no template global, filter or context processor calls
-a service (a page shows what its view passed in)."""
+"""The layers of the house hold: the pure packages import no framework; the pure cores
+stand on each other in one order (game below all; scoring and engine on game; bots on
+engine; history on scoring; render on game and history); the pages and the API never
+import each other; the presentation imports neither face; the services import nothing
+from Flask (the database session through ``extensions.db`` is fine); the engine never
+imports the slate's scoring; no template global, filter or context processor calls a
+service (a page shows what its view passed in)."""
 
 from __future__ import annotations
 
@@ -58,6 +60,14 @@ def imports_in(source: str, module: str, *, is_package: bool = False) -> set[str
                 target = node.module or ""
             found.add(target)
             found.update(f"{target}.{alias.name}" for alias in node.names)
+        elif (  # importlib.import_module("scorekeeper.x") / __import__("x")
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) in ("import_module", "__import__")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            found.add(node.args[0].value)
     return found
 
 
@@ -111,14 +121,91 @@ def test_the_services_import_nothing_from_flask() -> None:
     assert crossing("services", _under("scorekeeper.web", "scorekeeper.api", "scorekeeper.present")) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/result.py imports scoring's HandEntry until the house-engine branch (issue 8, the pure "
-    "half) moves it into game/; strict: once that is merged this passes, and the mark must go",
-)
 def test_the_engine_never_imports_scoring() -> None:
     """Play and slate meet only in the services."""
     assert crossing("engine", _under("scorekeeper.scoring")) == []
+
+
+# --- the pure cores, in their order (also what they import under TYPE_CHECKING or in functions) ---
+# core -> the other scorekeeper packages it may import
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    "game": frozenset(),
+    "scoring": frozenset({"game"}),
+    "engine": frozenset({"game"}),
+    "bots": frozenset({"engine", "game"}),
+    "history": frozenset({"game", "scoring"}),
+    "render": frozenset({"game", "history"}),
+}
+FRAMEWORKS = (
+    *FLASKISH,
+    "alembic",
+    "babel",
+    "gunicorn",
+    "itsdangerous",
+    "jinja2",
+    "markupsafe",
+    "psycopg",
+    "sqlalchemy",
+)
+
+
+def against_the_order(layer: str, target: str) -> bool:
+    """Whether ``scorekeeper.<layer>`` importing ``target`` breaks the cores' order."""
+    top, _, rest = target.partition(".")
+    if top in FRAMEWORKS:
+        return True
+    if top == "PIL":
+        return layer != "render"  # only render draws
+    part = rest.split(".")[0]
+    return top == "scorekeeper" and bool(part) and part not in MAY_IMPORT[layer] | {layer}
+
+
+@pytest.mark.parametrize("layer", sorted(MAY_IMPORT))
+def test_a_pure_core_imports_only_what_stands_below_it(layer: str) -> None:
+    assert list(modules(layer)), f"no modules under scorekeeper/{layer}"
+    assert crossing(layer, lambda target: against_the_order(layer, target)) == []
+
+
+@pytest.mark.parametrize(
+    "module,source",
+    [
+        ("scorekeeper.engine.result", "if TYPE_CHECKING:\n    from scorekeeper.scoring.entries import HandEntry\n"),
+        ("scorekeeper.engine.result", "def f():\n    from ..scoring.entries import HandEntry\n"),
+        ("scorekeeper.engine.result", "from .. import scoring\n"),
+        ("scorekeeper.engine.state", "import scorekeeper.services.table\n"),
+        ("scorekeeper.engine.view", "importlib.import_module('scorekeeper.app')\n"),
+        ("scorekeeper.engine.view", "from scorekeeper import app\n"),
+        ("scorekeeper.engine.view", "from PIL import Image\n"),
+        ("scorekeeper.bots.player", "from ..scoring import Slate\n"),
+        ("scorekeeper.bots.search", "import sqlalchemy.orm\n"),
+        ("scorekeeper.game.rulesets", "from ..engine.bitmasks import POINTS\n"),
+        ("scorekeeper.game.cards", "from flask_babel import gettext\n"),
+        ("scorekeeper.scoring.slate", "from scorekeeper.models import Evening\n"),
+        ("scorekeeper.scoring.__init__", "from ..i18n import translate\n"),
+        ("scorekeeper.history.stats", "from ..engine import HandState\n"),
+        ("scorekeeper.render.chalk", "from ..present.labels import row_label\n"),
+        ("scorekeeper.render.charts", "from ..scoring.slate import Slate\n"),
+    ],
+)
+def test_an_import_against_the_order_is_caught(module: str, source: str) -> None:
+    layer = module.split(".")[1]
+    found = imports_in(source, module.removesuffix(".__init__"), is_package=module.endswith(".__init__"))
+    assert any(against_the_order(layer, target) for target in found), f"not caught: {source!r} in {module}"
+
+
+@pytest.mark.parametrize(
+    "module,source",
+    [
+        ("scorekeeper.engine.result", "from scorekeeper.game.hand_entry import HandEntry\n"),
+        ("scorekeeper.engine.state", "from .bitmasks import BIT\nfrom . import actions\n"),
+        ("scorekeeper.bots.player", "from scorekeeper.engine.view import SeatView\n"),
+        ("scorekeeper.scoring.slate", "from ..game import turns\n"),
+        ("scorekeeper.render.chalk", "from PIL import Image\n"),
+    ],
+)
+def test_an_import_down_the_order_passes(module: str, source: str) -> None:
+    layer = module.split(".")[1]
+    assert not any(against_the_order(layer, target) for target in imports_in(source, module))
 
 
 # --- templates: what a global, filter or context processor may reach -----------------------

@@ -8,8 +8,8 @@ from flask import Blueprint, g, jsonify
 from werkzeug.wrappers import Response
 
 from ..game.contracts import Contract
+from ..game.hand_entry import HandEntry
 from ..models import Circle, Evening
-from ..scoring.entries import HandEntry
 from ..services import evenings as svc
 from .auth import can_write_now
 from .errors import ApiError

@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ..game.hand_entry import HandEntry
 from ..models import Circle, Player
 from ..present.labels import barrel_rule_text, row_label, side_labels
-from ..scoring.entries import HandEntry
 from ..scoring.final import Cut, Result, Tie
 from ..services.records import EveningSummary, PlayerRecord
 from ..services.replay import LogItem

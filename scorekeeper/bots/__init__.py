@@ -14,9 +14,11 @@ SEICH, a Komisch block, or an announcement carrying row and contract). Levels:
 Modules: ``knowledge`` (what a seat knows: voids, unseen cards, objective),
 ``sampler`` (consistent random deals of the unseen cards, weighted by the
 declarer's choice), ``policy`` (the rule-based card choice on bitmasks),
-``playout`` (policy playouts on the engine's tables), ``search`` (card play by
-determinized playouts), ``handeval`` and ``bidding`` (contract choice),
-``player`` (levels, the entry point).
+``playout`` (the policy as a player of the engine's fast path), ``search``
+(card play by determinized playouts), ``handeval`` (what a hand is worth as
+declarer) and ``contract_choice`` (which row, played as what, or pass),
+``player`` (levels, the entry point). A bot that raises raises: nothing here
+falls back silently.
 
 Decisions where the rules are silent:
 - Objective: a team game's seat plays for its team's pile (+100 for a match);

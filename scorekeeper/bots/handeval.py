@@ -10,8 +10,9 @@ declarer has a partner, a solo declarer is alone against two or three.
 
 from __future__ import annotations
 
-from scorekeeper.engine.tables import SUIT_MASK
+from scorekeeper.engine.bitmasks import SUIT_MASK
 from scorekeeper.game.contracts import Contract, Kind, Mode
+from scorekeeper.game.hand_entry import TOTAL_POINTS
 
 # Trump suit, by rank 6 7 8 9 T J Q K A.
 _TRUMP_W = (3.0, 3.0, 3.0, 15.0, 6.0, 24.0, 5.0, 5.0, 10.0)
@@ -94,19 +95,19 @@ def undenufe_points(hand: int, shape: str = "teams") -> float:
     return _topdown_points(hand, (0, 1, 2, 3, 4, 5, 6, 7, 8), shape)
 
 
-def _zwue_points(hand: int, shape: str) -> float:
+# Zwüschedüre: the ten, then nine and jack; Tutti: jack and nine (trump in the led suit), ace.
+# (rank, weight) per card held, and a weight per card of a suit beyond three.
+_ZWUE_W = ((4, 12.0), (3, 4.0), (5, 4.0)), 1.5
+_TUTTI_W = ((5, 12.0), (3, 8.0), (8, 5.0)), 2.0
+
+
+def _suit_by_suit(hand: int, weights: tuple[tuple[tuple[int, float], ...], float], shape: str) -> float:
+    """The no-trump estimate of a hand whose every suit counts on its own (Zwüschedüre, Tutti)."""
+    cards, long = weights
     v = 0.0
     for s in range(4):
         rs = _ranks(hand, s)
-        v += 12.0 * (4 in rs) + 4.0 * (3 in rs) + 4.0 * (5 in rs) + 1.5 * max(0, len(rs) - 3)
-    return _scale(v, _NOTRUMP_FIT, shape)
-
-
-def _tutti_points(hand: int, shape: str) -> float:
-    v = 0.0
-    for s in range(4):
-        rs = _ranks(hand, s)
-        v += 12.0 * (5 in rs) + 8.0 * (3 in rs) + 5.0 * (8 in rs) + 2.0 * max(0, len(rs) - 3)
+        v += sum(w for r, w in cards if r in rs) + long * max(0, len(rs) - 3)
     return _scale(v, _NOTRUMP_FIT, shape)
 
 
@@ -122,8 +123,9 @@ def contract_points(contract: Contract, hand: int, shape: str = "teams") -> floa
     k = contract.kind
     obe = obenabe_points(hand, shape)
     une = undenufe_points(hand, shape)
-    if k is Kind.SUIT:
-        return trump_points(hand, int(contract.suit), shape)  # type: ignore[arg-type]
+    suit = contract.suit
+    if k is Kind.SUIT and suit is not None:
+        return trump_points(hand, int(suit), shape)
     if k is Kind.OBENABE:
         return obe
     if k is Kind.UNDENUFE:
@@ -135,18 +137,18 @@ def contract_points(contract: Contract, hand: int, shape: str = "teams") -> floa
         first = obe if contract.start is Mode.OBENABE else une
         # the first trick's mode values every card: a small edge for starting strong
         return _mix([(n_obe, obe), (n_tricks - n_obe, une)]) + 0.05 * (first - (obe + une) / 2)
-    if k is Kind.TUO:
-        return _mix([(1, trump_points(hand, int(contract.suit), shape)), (1, une), (1, obe)])  # type: ignore[arg-type]
+    if k is Kind.TUO and suit is not None:
+        return _mix([(1, trump_points(hand, int(suit), shape)), (1, une), (1, obe)])
     if k is Kind.KOMISCH:
         best_trump = max(trump_points(hand, s, shape) for s in range(4))
         return _mix([(1, best_trump), (1, obe), (1, une)])
     if k is Kind.TUTTI:
-        return _tutti_points(hand, shape)
+        return _suit_by_suit(hand, _TUTTI_W, shape)
     if k is Kind.ZWUESCHEDUERE:
-        return _zwue_points(hand, shape)
-    if k is Kind.MISERE:
-        inner = Contract(contract.misere_as, start=contract.start)  # type: ignore[arg-type]
-        return 157.0 - contract_points(inner, hand, shape)
+        return _suit_by_suit(hand, _ZWUE_W, shape)
+    if contract.misere_as is not None:
+        inner = Contract(contract.misere_as, start=contract.start)
+        return TOTAL_POINTS - contract_points(inner, hand, shape)
     raise AssertionError(k)
 
 

@@ -27,9 +27,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from scorekeeper.engine.bitmasks import FULL, JACK, OBENABE_ID, SUIT_MASK, TUTTI_ID, UNDENUFE_ID, mode_id
 from scorekeeper.engine.fast import points_table, schedule_ids
 from scorekeeper.engine.rules import trick_status
-from scorekeeper.engine.tables import FULL, JACK, OBENABE_ID, SUIT_MASK, TUTTI_ID, UNDENUFE_ID, mode_id
 from scorekeeper.engine.view import SeatView
 from scorekeeper.game.cards import mask_of
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode

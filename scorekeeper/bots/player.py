@@ -35,7 +35,7 @@ from scorekeeper.game.cards import mask_of
 from scorekeeper.game.contracts import Mode
 from scorekeeper.game.rulesets import RuleSet
 
-from .bidding import MAX_CANDIDATES, Scores, best_block, choose_bid, search_bid
+from .contract_choice import MAX_CANDIDATES, Scores, best_block, choose_bid, search_bid
 from .handeval import shape_of
 from .knowledge import Knowledge
 from .search import MAX_SAMPLES, clamp_budget, policy_card, search_card

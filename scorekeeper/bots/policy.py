@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorekeeper.engine.tables import N_MODES, STRENGTH, SUIT_MASK
-from scorekeeper.engine.tables import card_ints as cards
+from scorekeeper.engine.bitmasks import N_MODES, STRENGTH, SUIT_MASK
+from scorekeeper.engine.bitmasks import card_ints as cards
 
 Points = Sequence[int]  # card points by card
 
@@ -97,26 +97,20 @@ def top_strength(k: int, m: int) -> int:
     return 0
 
 
-def is_master(c: int, mid: int, unplayed: int) -> bool:
-    """``c`` is the highest card of its suit still out (under trick mode ``mid``)."""
-    return MASTER_BITS[mid * 4 + c // 9][unplayed >> (c // 9 * 9) & 511] == 1 << c
-
-
 def choose_card(
     hand: int,
     legal: int,
     trick: tuple[int, ...] | list[int],
-    leader: int,
     seat: int,
     mid: int,
     unplayed: int,
     teams: tuple[int, ...] | list[int],
     points: Points,
-    last_trick: bool,
     avoid: bool,
     declaring_team: int,
 ) -> int:
-    """The card to play (see the module doc). ``legal`` must be non-empty."""
+    """The card to play (see the module doc). ``legal`` must be non-empty. (In the
+    last trick every mover holds one card, which the first line plays.)"""
     cs = cards(legal)
     if len(cs) == 1:
         return cs[0]
@@ -128,13 +122,13 @@ def choose_card(
     st = STRENGTH[k]
     best = -1
     win = 0
-    tp = 5 if last_trick else 0
+    tp = 0
     for i, c in enumerate(trick):
         tp += points[c]
         if st[c] > best:
             best = st[c]
             win = i
-    friend = teams[(leader + win) % n] == teams[seat]
+    friend = teams[(seat - len(trick) + win) % n] == teams[seat]  # the seat of the winning card
     last = len(trick) == n - 1
     if avoid:
         return _duck(cs, st, best, friend, last, mid, points)
@@ -236,8 +230,7 @@ def _lead(
         mine = hand & tmask
         theirs = out & tmask
         if declaring and mine and theirs:
-            top = SUIT_ORDER[mid * 4 + mid]
-            for x in top:
+            for x in SUIT_ORDER[mid * 4 + mid]:  # trumps, highest first
                 if unplayed >> x & 1:
                     if hand >> x & 1:
                         return x

@@ -17,7 +17,7 @@ import math
 import random
 from collections.abc import Callable
 
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.contracts import Kind
 from scorekeeper.game.rulesets import RuleSet
 
@@ -104,9 +104,8 @@ def sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
             break
     if owner is None:
         owner = match_cards(cards, opts, room, rng)
-    if owner is None:  # inconsistent knowledge cannot happen with a legal history; stay robust
-        owner = match_cards(cards, dict.fromkeys(cards, others), room, rng)
-        assert owner is not None
+    if owner is None:  # the real deal is one: only wrong knowledge gets here, and that is an error
+        raise ValueError("no deal of the unseen cards fits what the seat knows")
     hands = [0] * k.n
     hands[k.seat] = k.hand
     for c, s in owner.items():

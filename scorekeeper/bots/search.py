@@ -4,7 +4,7 @@ For each decision: deal the unseen cards at random consistently with what the
 seat knows (``sampler``: hand sizes, proven voids, and a preference for deals
 that suit the declarer's choice), then, for every legal card, play it and
 finish the hand with the rule-based policy (epsilon-greedy) on the engine's
-tables. Every legal card is scored on the same sampled deals (common random
+fast path (``playout.policy_playout``). Every legal card is scored on the same sampled deals (common random
 numbers) by the seat's objective (``Knowledge.value``). Sampling stops when the
 time budget is spent (aiming at 85% of it), the choice is settled (``settled``)
 or a sample cap is reached. The best average wins, but the rule-based card is
@@ -18,7 +18,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from scorekeeper.engine.tables import mode_id
+from scorekeeper.engine.bitmasks import mode_id
 from scorekeeper.engine.view import SeatView
 from scorekeeper.game.rulesets import RuleSet
 
@@ -129,13 +129,11 @@ def policy_card(k: Knowledge, view: SeatView, legal: list[int]) -> int:
         k.hand,
         lm,
         k.trick,
-        k.leader,
         k.seat,
         mode_id(view.trick_mode),
         k.unknown | k.hand,
         k.teams,
         k.points,
-        k.tricks_left == 1,
         k.misere,
         k.teams[k.declarer],
     )

@@ -1,14 +1,19 @@
 """PURE: see DESIGN.md. No Flask, SQLAlchemy or WTForms imports.
 
 The card engine: deal, choosing the contract, legal cards, tricks, results,
-per-seat views, and a bitmask fast path for bots.
+per-seat views, and a bitmask fast path for bots and benchmarks.
 
-Modules: ``state`` (``HandState``, the OpenSpiel-shaped hand), ``view``
-(``build_view``/``SeatView``: the only thing a front end or bot sees),
-``bidding`` (``HandSetup``: dealer, open rows, Seich used), ``actions`` (action
-ids and their notation), ``tables`` (bitmask tables, ``legal_mask``), ``rules``
-(why a card is illegal; trick helpers), ``fast`` (``playout``), ``deal``,
-``result`` (``HandResult.to_entry()``), ``notation`` (transcripts).
+Modules: ``state`` (``HandState``, the OpenSpiel-shaped hand, and
+``build_view``, the one function that fills a seat's view), ``view``
+(``SeatView``, the only thing a front end or bot sees, and ``TrickRecord``),
+``hand_setup`` (``HandSetup``: dealer, open rows, Seich used, who may announce
+what), ``actions`` (action ids and their notation), ``bitmasks`` (card masks,
+trick-mode and valuation ids, the lookups, ``legal_mask``), ``rules`` (why a
+card is illegal; a trick given by its cards), ``fast`` (``Playout``: a hand
+played to its end by a ``choose(seat, legal)`` player, ``Uniform`` the random
+one), ``deal``, ``result`` (``HandResult.to_entry()``, the game vocabulary's
+``HandEntry``), ``notation`` (transcripts). The engine never imports
+``scoring``: play and slate meet only in the services.
 
 Decisions where RULES.md is silent:
 - One announce action carries the row and every choice of the contract
@@ -40,13 +45,13 @@ from .actions import (
     komisch_action,
     parse_action,
 )
-from .bidding import HandSetup
 from .deal import deal_hands, seeded_deck, shuffle_deck
 from .errors import IllegalAction, IllegalCard
+from .hand_setup import HandSetup
 from .phase import TERMINAL, Phase
 from .result import HandResult
-from .state import HandState, TrickRecord
-from .view import SeatView, build_view
+from .state import HandState, build_view
+from .view import SeatView, TrickRecord
 
 __all__ = [
     "ANNOUNCE",

@@ -9,14 +9,8 @@ from __future__ import annotations
 from scorekeeper.game.cards import format_cards
 
 from .actions import format_action
+from .bitmasks import card_ints
 from .state import HandState
-from .tables import card_ints
-
-
-def _tm(tm: object) -> str:
-    mode = tm.mode.value
-    suit = tm.suit
-    return mode if suit is None else f"{mode}:{suit.letter}"
 
 
 def transcript(state: HandState) -> str:
@@ -30,10 +24,10 @@ def transcript(state: HandState) -> str:
     lines += [f"hand {s} {format_cards(card_ints(initial.hands[s]))}" for s in range(rs.n_players)]
     lines += [f"bid {seat} {format_action(a, rs)}" for seat, a in state.bids]
     if state.komisch_blocks:
-        lines.append(f"blocks {' '.join(_tm(b) for b in state.komisch_blocks)}")
+        lines.append(f"blocks {' '.join(b.code for b in state.komisch_blocks)}")
     for t in state.tricks:
         cards = " ".join(f"{t.seat_of(i, rs.n_players)}:{c.name}" for i, c in enumerate(t.cards))
-        lines.append(f"trick {t.index + 1:>2} {_tm(t.mode):<10} {cards} -> {t.winner} +{t.points}")
+        lines.append(f"trick {t.index + 1:>2} {t.mode.code:<10} {cards} -> {t.winner} +{t.points}")
     if state.trick:
         lines.append(f"current {format_cards(state.trick)}")
     if state.is_terminal():

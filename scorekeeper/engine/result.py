@@ -1,14 +1,16 @@
-"""The result of a played hand, in the shape the slate records."""
+"""The result of a played hand, in the shape the slate records.
+
+``to_entry()`` gives the game vocabulary's ``HandEntry``: the engine never
+imports ``scoring`` (play and slate meet only in the services).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scorekeeper.game.contracts import Contract, TrickMode
-
-if TYPE_CHECKING:  # pragma: no cover
-    from scorekeeper.scoring.entries import HandEntry
+from scorekeeper.game.hand_entry import HandEntry
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +27,7 @@ class HandResult:
     komisch_blocks: tuple[TrickMode, ...] = ()  # Komisch: the blocks in the order played
 
     def to_entry(self) -> HandEntry:
-        """The ``scoring.entries.HandEntry`` the slate records as it is."""
-        from scorekeeper.scoring.entries import HandEntry  # lazy: scoring may import us one day
-
+        """The ``HandEntry`` the slate records as it is."""
         return HandEntry(
             row_key=self.row_key,
             declarer_seat=self.declarer_seat,

@@ -1,7 +1,8 @@
 """Why a card may not be played: precise, player-understandable errors.
 
-Legality itself is ``tables.legal_mask`` (one table lookup); this module only
-explains a refusal, so its cost is paid on the error path alone.
+Legality itself is ``bitmasks.legal_mask`` (one table lookup); this module
+explains a refusal, so its cost is paid on the error path alone, and answers
+questions about a trick given by its cards (status, winner, legal cards).
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from collections.abc import Sequence
 from scorekeeper.game.cards import Suit
 from scorekeeper.game.errors import N_
 
+from .bitmasks import BIT, CARD, STRENGTH, SUIT_MASK, SUIT_OF, TUTTI_ID, UNDER, legal_mask
 from .errors import IllegalCard
-from .tables import BIT, CARD, STRENGTH, SUIT_MASK, SUIT_OF, TUTTI_ID, UNDER, legal_mask
 
 
 def explain_illegal(hand: int, card: int, mid: int, led: int, under: int, high_trump: int | None) -> IllegalCard | None:
@@ -76,8 +77,8 @@ def explain_illegal(hand: int, card: int, mid: int, led: int, under: int, high_t
 
 
 def trick_status(mid: int, cards: Sequence[int]) -> tuple[int, int, int]:
-    """(led suit, index of the winning card, mask of trumps nobody may undertrump
-    with) of a trick so far; led is -1 for an empty trick."""
+    """(led suit, index in ``cards`` of the winning card, mask of trumps nobody may
+    undertrump with) of a trick so far; led is -1 for an empty trick."""
     if not cards:
         return -1, -1, 0
     k = mid * 4 + SUIT_OF[cards[0]]
@@ -89,9 +90,10 @@ def trick_status(mid: int, cards: Sequence[int]) -> tuple[int, int, int]:
     return SUIT_OF[cards[0]], win, UNDER[k][cards[win]]
 
 
-def trick_winner(mid: int, cards: Sequence[int]) -> int:
-    """Index (in playing order) of the card that wins the trick."""
-    return trick_status(mid, cards)[1]
+def trick_winner(mid: int, cards: Sequence[int], leader: int, n_players: int) -> int:
+    """The seat that wins the trick ``cards`` (in playing order) led by ``leader``
+    (``TrickRecord.winner`` speaks of seats too)."""
+    return (leader + trick_status(mid, cards)[1]) % n_players
 
 
 def legal_in_trick(hand: int, mid: int, cards: Sequence[int]) -> int:

@@ -9,18 +9,19 @@
 
 A hand replays exactly from ``(setup, state.deck, state.history)``. Any refused
 action raises an ``IllegalAction`` (``IllegalCard`` for cards) and changes nothing.
+``build_view`` (below) is the one function that builds what a seat may see.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
 from scorekeeper.game.errors import N_
+from scorekeeper.game.hand_entry import MATCH_BONUS
 from scorekeeper.game.turns import Turn
 
 from .actions import (
@@ -33,13 +34,7 @@ from .actions import (
     decode_announce,
     komisch_block,
 )
-from .bidding import HandSetup
-from .deal import RandomSource, deal_hands, shuffle_deck, validate_deck
-from .errors import IllegalAction
-from .phase import TERMINAL, Phase
-from .result import HandResult
-from .rules import explain_illegal
-from .tables import (
+from .bitmasks import (
     BIT,
     CARD,
     LAST_TRICK_BONUS,
@@ -51,25 +46,19 @@ from .tables import (
     UNDENUFE_ID,
     UNDER,
     card_ints,
+    card_tuple,
     legal_mask,
     mode_id,
     trick_mode,
     valuation_id,
 )
-from .view import SeatView, build_view
-
-
-@dataclass(frozen=True, slots=True)
-class TrickRecord:
-    index: int  # 0-based
-    leader: int
-    cards: tuple[Card, ...]  # in playing order, the leader's first
-    winner: int
-    points: int  # card points, the last trick's +5 included
-    mode: TrickMode
-
-    def seat_of(self, i: int, n_players: int) -> int:
-        return (self.leader + i) % n_players
+from .deal import RandomSource, deal_hands, shuffle_deck, validate_deck
+from .errors import IllegalAction
+from .hand_setup import HandSetup
+from .phase import TERMINAL, Phase
+from .result import HandResult
+from .rules import explain_illegal
+from .view import SeatView, TrickRecord
 
 
 class HandState:
@@ -269,9 +258,10 @@ class HandState:
             self.phase = Phase.KOMISCH
             return
         sched = self.contract.schedule(self.n_tricks)
-        assert sched is not None and self.contract.valuation() is not None
+        valuation = self.contract.valuation()
+        assert sched is not None and valuation is not None
         self.modes = [mode_id(tm) for tm in sched]
-        self.points_table = POINTS[valuation_id(self.contract.valuation(), self.ruleset.undenufe_six11)]  # type: ignore[arg-type]
+        self.points_table = POINTS[valuation_id(valuation, self.ruleset.undenufe_six11)]
         self.phase = Phase.PLAYING
 
     def _komisch(self, action: int) -> None:
@@ -375,11 +365,56 @@ class HandState:
         mine = set(self.declaring_seats())
         misere = self.contract is not None and self.contract.is_misere
         if misere:
-            d, o = r.defender_points + (100 if r.countermatch else 0), r.declarer_points
+            d, o = r.defender_points + (MATCH_BONUS if r.countermatch else 0), r.declarer_points
         else:
-            d, o = r.declarer_points + (100 if r.match else 0), r.defender_points + (100 if r.countermatch else 0)
+            d = r.declarer_points + (MATCH_BONUS if r.match else 0)
+            o = r.defender_points + (MATCH_BONUS if r.countermatch else 0)
         return [float(d if s in mine else o) for s in range(self.n_players)]
 
     def observation(self, seat: int) -> SeatView:
-        """What ``seat`` may know now (``view.build_view``)."""
+        """What ``seat`` may know now (``build_view``)."""
         return build_view(self, seat)
+
+
+def build_view(state: HandState, seat: int) -> SeatView:
+    """What ``seat`` may know now: the ONLY way front ends and bots see a hand (the
+    public part of the state and that seat's own cards, never anyone else's)."""
+    n = state.n_players
+    if not 0 <= seat < n:
+        raise ValueError("no such seat")
+    phase = state.phase
+    done = phase is Phase.DONE
+    mover = None if done else state.current_player()
+    hands = state.hands
+    setup = state.setup
+    trick_no = state.trick_no
+    modes = state.modes
+    return SeatView(
+        seat,
+        n,
+        setup.dealer,
+        phase.value,
+        mover,
+        card_tuple(hands[seat]),
+        tuple(map(_bit_count, hands)),
+        tuple(state.legal_actions()) if mover == seat else (),
+        phase is Phase.BIDDING and state.may_pass,
+        tuple(state.bids),
+        state.declarer,
+        state.row_key,
+        state.contract,
+        tuple(state.komisch_blocks),
+        trick_no,
+        TRICK_MODES[modes[trick_no]] if trick_no < len(modes) else None,
+        state.leader,
+        tuple(map(CARD.__getitem__, state.trick)),
+        tuple(state.tricks),
+        tuple(state.points),
+        tuple(state.won),
+        setup.open_rows,
+        setup.seich_used,
+        state.result() if done else None,
+    )
+
+
+_bit_count = int.bit_count

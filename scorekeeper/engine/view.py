@@ -1,23 +1,37 @@
-"""What one seat may know: the ONLY way front ends and bots see a hand.
+"""What one seat may know (``SeatView``), the only shape in which front ends and
+bots see a hand, and a completed trick (``TrickRecord``), which is public.
 
-``build_view(state, seat)`` copies the public part of the state (bidding,
-contract, tricks, points) and that seat's own cards, never anyone else's.
+``state.build_view(state, seat)``, the one function that fills a ``SeatView``,
+copies the public part of the state (bidding, contract, tricks, points) and that
+seat's own cards, never anyone else's.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, TrickMode
 
 from .actions import format_action
-from .phase import Phase
 from .result import HandResult
-from .tables import CARD, TRICK_MODES, card_tuple
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .state import HandState, TrickRecord
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """A completed trick. ``leader`` and ``winner`` are seats (as in ``rules.trick_winner``)."""
+
+    index: int  # 0-based
+    leader: int  # the seat that led
+    cards: tuple[Card, ...]  # in playing order, the leader's first
+    winner: int  # the seat that took the trick
+    points: int  # card points, the last trick's +5 included
+    mode: TrickMode
+
+    def seat_of(self, i: int, n_players: int) -> int:
+        """The seat that played ``cards[i]``."""
+        return (self.leader + i) % n_players
 
 
 class SeatView(NamedTuple):
@@ -69,9 +83,9 @@ class SeatView(NamedTuple):
             "declarer": self.declarer,
             "row_key": self.row_key,
             "contract": None if self.contract is None else self.contract.code,
-            "komisch_blocks": [_tm(b) for b in self.komisch_blocks],
+            "komisch_blocks": [b.code for b in self.komisch_blocks],
             "trick_no": self.trick_no,
-            "trick_mode": None if self.trick_mode is None else _tm(self.trick_mode),
+            "trick_mode": None if self.trick_mode is None else self.trick_mode.code,
             "leader": self.leader,
             "trick": [c.name for c in self.trick],
             "tricks": [
@@ -84,49 +98,3 @@ class SeatView(NamedTuple):
             "seich_used": sorted(self.seich_used),
             "result": None if self.result is None else self.result.to_dict(),
         }
-
-
-def _tm(tm: TrickMode) -> str:
-    return tm.mode.value if tm.suit is None else f"{tm.mode.value}:{tm.suit.letter}"
-
-
-def build_view(state: HandState, seat: int) -> SeatView:
-    n = state.n_players
-    if not 0 <= seat < n:
-        raise ValueError("no such seat")
-    phase = state.phase
-    done = phase is Phase.DONE
-    mover = None if done else state.current_player()
-    hands = state.hands
-    setup = state.setup
-    trick_no = state.trick_no
-    modes = state.modes
-    return SeatView(
-        seat,
-        n,
-        setup.dealer,
-        phase.value,
-        mover,
-        card_tuple(hands[seat]),
-        tuple(map(_bit_count, hands)),
-        tuple(state.legal_actions()) if mover == seat else (),
-        phase is Phase.BIDDING and state.may_pass,
-        tuple(state.bids),
-        state.declarer,
-        state.row_key,
-        state.contract,
-        tuple(state.komisch_blocks),
-        trick_no,
-        TRICK_MODES[modes[trick_no]] if trick_no < len(modes) else None,
-        state.leader,
-        tuple(map(CARD.__getitem__, state.trick)),
-        tuple(state.tricks),
-        tuple(state.points),
-        tuple(state.won),
-        setup.open_rows,
-        setup.seich_used,
-        state.result() if done else None,
-    )
-
-
-_bit_count = int.bit_count

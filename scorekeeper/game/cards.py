@@ -60,11 +60,47 @@ class DeckStyle(str, Enum):
 
 
 class Card(IntEnum):
-    _ignore_ = "Card _s _r"
-    Card = vars()
-    for _s in "CDSH":
-        for _r in "6789TJQKA":
-            Card[_s + _r] = "CDSH".index(_s) * 9 + "6789TJQKA".index(_r)
+    """The 36 cards, ``suit * 9 + rank`` (``C6`` = 0 .. ``HA`` = 35)."""
+
+    C6 = 0
+    C7 = 1
+    C8 = 2
+    C9 = 3
+    CT = 4
+    CJ = 5
+    CQ = 6
+    CK = 7
+    CA = 8
+
+    D6 = 9
+    D7 = 10
+    D8 = 11
+    D9 = 12
+    DT = 13
+    DJ = 14
+    DQ = 15
+    DK = 16
+    DA = 17
+
+    S6 = 18
+    S7 = 19
+    S8 = 20
+    S9 = 21
+    ST = 22
+    SJ = 23
+    SQ = 24
+    SK = 25
+    SA = 26
+
+    H6 = 27
+    H7 = 28
+    H8 = 29
+    H9 = 30
+    HT = 31
+    HJ = 32
+    HQ = 33
+    HK = 34
+    HA = 35
 
     @property
     def suit(self) -> Suit:

@@ -48,6 +48,11 @@ class TrickMode:
     mode: Mode
     suit: Suit | None = None
 
+    @property
+    def code(self) -> str:
+        """``trump:H``, ``obenabe``, ... (transcripts, views, the API)."""
+        return self.mode.value if self.suit is None else f"{self.mode.value}:{self.suit.letter}"
+
 
 OBE = TrickMode(Mode.OBENABE)
 UNE = TrickMode(Mode.UNDENUFE)
@@ -92,17 +97,16 @@ class Contract:
     def code(self) -> str:
         """``suit:H``, ``obenabe``, ``slalom:undenufe``, ``riesenslalom:obenabe:4``,
         ``tuo:S``, ``misere:slalom:obenabe``..."""
-        k = self.kind
-        if k in _NEEDS_SUIT:
-            return f"{k.value}:{self.suit.letter}"  # type: ignore[union-attr]
-        if k is Kind.RIESENSLALOM:
-            return f"{k.value}:{self.start.value}:{self.first}"  # type: ignore[union-attr]
-        if k in _NEEDS_START:
-            return f"{k.value}:{self.start.value}"  # type: ignore[union-attr]
-        if k is Kind.MISERE:
-            inner = self.misere_as.value  # type: ignore[union-attr]
-            return f"misere:{inner}:{self.start.value}" if self.start else f"misere:{inner}"
-        return k.value
+        kind: str = self.kind.value
+        start = self.start
+        if self.suit is not None:  # a suit or TUO
+            return f"{kind}:{self.suit.letter}"
+        if self.misere_as is not None:
+            inner = self.misere_as.value
+            return f"{kind}:{inner}:{start.value}" if start is not None else f"{kind}:{inner}"
+        if start is not None:  # Slalom, Gustav, Riesenslalom (with its first part)
+            return f"{kind}:{start.value}" if self.first is None else f"{kind}:{start.value}:{self.first}"
+        return kind
 
     def __str__(self) -> str:
         return self.code
@@ -124,8 +128,8 @@ class Contract:
                 return cls(kind, start=Mode(start))
             if kind is Kind.MISERE:
                 inner = Kind(rest[0])
-                start = Mode(rest[1]) if len(rest) > 1 else None
-                return cls(kind, start=start, misere_as=inner)
+                inner_start = Mode(rest[1]) if len(rest) > 1 else None
+                return cls(kind, start=inner_start, misere_as=inner)
             if rest:
                 raise ValueError
             return cls(kind)
@@ -155,9 +159,8 @@ class Contract:
             return (TrickMode(Mode.ZWUESCHEDUERE),) * n_tricks
         if k is Kind.KOMISCH:
             return None
-        if k is Kind.MISERE:
-            inner = Contract(self.misere_as, start=self.start)  # type: ignore[arg-type]
-            return inner.schedule(n_tricks)
+        if self.misere_as is not None:
+            return Contract(self.misere_as, start=self.start).schedule(n_tricks)
         a, b = (OBE, UNE) if self.start is Mode.OBENABE else (UNE, OBE)
         if k is Kind.SLALOM:
             return tuple(a if i % 2 == 0 else b for i in range(n_tricks))
@@ -165,9 +168,9 @@ class Contract:
             # Three players: 6 + 6. (Four-player rule sets offer Gustav as Riesenslalom.)
             half = n_tricks // 2
             return (a,) * half + (b,) * (n_tricks - half)
-        if k is Kind.RIESENSLALOM:
+        if self.first is not None:  # Riesenslalom
             # Defined for nine tricks; scaled if ever played with twelve (5/7 or 7/5).
-            first = self.first if n_tricks == 9 else round(n_tricks * self.first / 9)  # type: ignore[operator]
+            first = self.first if n_tricks == 9 else round(n_tricks * self.first / 9)
             return (a,) * first + (b,) * (n_tricks - first)
         if k is Kind.TUO:
             third = n_tricks // 3

@@ -26,8 +26,8 @@ from typing import Any, Final
 
 from ..game.contracts import Contract
 from ..game.errors import N_, RuleError
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
-from ..scoring.entries import HandEntry
 from ..scoring.final import Cut, End
 from .housekeeping import CircleView, fold_events, seats_of
 from .outcome import outcome

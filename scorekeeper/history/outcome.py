@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..game.contracts import Kind
+from ..game.hand_entry import MATCH_BONUS, HandEntry
 from ..game.rulesets import RuleSet
-from ..scoring.entries import MATCH_BONUS, HandEntry, is_misere
+from ..scoring.entries import is_misere
 from ..scoring.final import Cut, Result, Tie, effective_cuts, final_result
 from ..scoring.payouts import Payout, payout
 from ..scoring.slate import Slate

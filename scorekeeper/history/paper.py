@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from ..game.contracts import Contract
 from ..game.errors import N_, RuleError
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
-from ..scoring.entries import HandEntry
 from ..scoring.slate import Slate
 
 

@@ -20,8 +20,8 @@ from datetime import datetime
 from enum import Enum
 from typing import Protocol, TypeVar
 
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
-from ..scoring.entries import HandEntry
 from ..scoring.final import Cut
 
 PlayerId = str  # stable within a circle (a service passes its database id as text)

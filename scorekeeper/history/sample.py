@@ -13,8 +13,9 @@ import random
 from datetime import UTC, datetime, timedelta
 
 from ..game.contracts import Contract, all_contracts
+from ..game.hand_entry import TOTAL_POINTS, HandEntry
 from ..game.rulesets import Row, RuleSet, Variant, default_ruleset
-from ..scoring.entries import TOTAL_POINTS, HandEntry, cell_value
+from ..scoring.entries import cell_value
 from ..scoring.final import draw_cut, ties
 from ..scoring.slate import Slate
 from .records import CircleRecord, CutEntry, EveningRecord, LogEntry, LogKind, Player, Status

@@ -13,9 +13,9 @@ from flask_babel import lazy_gettext as _l
 
 from ..game.cards import SUIT_SYMBOLS, DeckStyle, Suit, suit_name
 from ..game.contracts import Contract, Kind, Mode
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import BarrelRule, Row, RuleSet, Variant
 from ..i18n import _, current_language
-from ..scoring.entries import HandEntry
 
 KIND_LABELS = {
     Kind.OBENABE: _l("Obenabe"),

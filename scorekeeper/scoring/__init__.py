@@ -3,20 +3,20 @@
 The chalk slate of an evening: hand entries and their checks, cells and totals,
 sticks and potatoes, and the money at the end; and the outlook: what each side
 still needs, and who is likely to win (modules ``outlook`` and ``forecast``;
-``evening_outlook`` does both).
+``evening_outlook`` does both). The recorded hand itself (``HandEntry``) is game
+vocabulary: ``scorekeeper.game.hand_entry``.
 """
 
-from .entries import ERROR_CODES, HandEntry, cell_value, possible_cells, verify_entry
+from .entries import ERROR_CODES, cell_value, possible_cells
 from .final import Cut, Result, RowResult, Tie, cancel_marks, draw_cut, effective_cuts, final_result, ties
 from .outlook import Outlook, evening_outlook
 from .payouts import Payout, Transfer, payout, settle
-from .slate import Cell, Slate
+from .slate import Cell, Slate, verify_entry
 
 __all__ = [
     "ERROR_CODES",
     "Cell",
     "Cut",
-    "HandEntry",
     "Outlook",
     "Payout",
     "Result",

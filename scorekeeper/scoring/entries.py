@@ -1,7 +1,7 @@
-"""One recorded hand, the checks of RULES.md section 7, and what a cell holds.
-
-``verify_entry`` is the single gate: ``Slate.build`` runs the same checks on every
-entry it is given, so the slate can never hold an entry the gate would refuse.
+"""What a recorded hand writes in its cell, the checks of RULES.md section 7 that need
+no slate (``check_points``, ``check_cell``), and every error code of the checks
+(``ERROR_CODES``; the checks against the slate are ``slate.check_entry`` and
+``slate.verify_entry``).
 
 Every failure is a ``RuleError`` with an English template marked by ``N_()``, a
 stable ``code`` and its params (see ``ERROR_CODES``). Nothing is written on failure.
@@ -36,65 +36,15 @@ the cell's value; ``cell_value`` is the two together, and the outlook
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from ..game.contracts import Contract, Kind
 from ..game.errors import N_, RuleError
-from ..game.rulesets import Row, RuleSet, Scoring
+from ..game.hand_entry import MATCH_BONUS, MATCH_POINTS, TOTAL_POINTS, HandEntry
+from ..game.rulesets import RuleSet, Scoring
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .slate import Slate
-
-TOTAL_POINTS: Final = 157
-MATCH_BONUS: Final = 100
-MATCH_POINTS: Final = TOTAL_POINTS + MATCH_BONUS  # 257
 COUNTERMATCH: Final = -1  # the outcome of a countermatch (0 points, and no trick taken)
-
-
-@dataclass(frozen=True, slots=True)
-class HandEntry:
-    """One recorded hand, as the table reports it."""
-
-    row_key: str | None  # None only for a Seich (thrown-in) hand
-    declarer_seat: int
-    contract: Contract | None  # required for choice rows; None allowed for fixed rows
-    declarer_points: int  # the declaring side's card points 0..157 (before the match bonus)
-    defender_points: int  # 0..157; declarer_points + defender_points == 157
-    match: bool = False  # declaring side took every trick (needs 157/0)
-    countermatch: bool = False  # declaring side took no trick (needs 0/157)
-    seich: bool = False  # club variant: thrown in, no row, no points
-    cell: int | None = None  # imported from a paper slate: the value written; no card points known
-
-    @classmethod
-    def seich_hand(cls, declarer_seat: int) -> HandEntry:
-        """A thrown-in hand called by ``declarer_seat`` from the barrel."""
-        return cls(None, declarer_seat, None, 0, 0, seich=True)
-
-    @classmethod
-    def paper(
-        cls,
-        row_key: str,
-        declarer_seat: int,
-        value: int,
-        *,
-        contract: Contract | None = None,
-        match: bool = False,
-        countermatch: bool = False,
-    ) -> HandEntry:
-        """A cell typed from a paper slate: ``value`` as written, no card points (both piles 0).
-
-        ``declarer_seat``: any seat of the side that wrote it (the team game's paper slate
-        does not say which partner declared). ``match``/``countermatch``: as for a hand.
-        """
-        return cls(row_key, declarer_seat, contract, 0, 0, match=match, countermatch=countermatch, cell=value)
-
-    @property
-    def imported(self) -> bool:
-        """True for a cell typed from a paper slate (no card points, not played here)."""
-        return self.cell is not None
-
 
 # Every code verify_entry (and Slate.build) can raise, with its English template.
 ERROR_CODES: Final[dict[str, str]] = {
@@ -127,7 +77,8 @@ ERROR_CODES: Final[dict[str, str]] = {
 }
 
 
-def _fail(code: str, **params: object) -> RuleError:
+def rule_error(code: str, **params: object) -> RuleError:
+    """The ``RuleError`` of ``code`` (one of ``ERROR_CODES``) with its English template."""
     return RuleError(ERROR_CODES[code], code, **params)
 
 
@@ -181,64 +132,23 @@ def cell_value(ruleset: RuleSet, entry: HandEntry) -> int:
     return written_value(ruleset.scoring, ruleset.row(entry.row_key).factor, outcome_of(ruleset, entry))
 
 
-def _check_seich(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
-    if not ruleset.seich:
-        raise _fail("seich_not_allowed")
-    if (
-        entry.row_key is not None
-        or entry.contract is not None
-        or entry.declarer_points != 0
-        or entry.defender_points != 0
-        or entry.match
-        or entry.countermatch
-        or entry.cell is not None
-    ):
-        raise _fail("seich_with_result")
-    if ruleset.side_of(entry.declarer_seat) in slate.seich_used:
-        raise _fail("seich_used")
-    barrel = slate.barrel_seat
-    if entry.declarer_seat != barrel:
-        raise _fail("not_in_barrel", seat=barrel)
-
-
-def _check_row(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> Row:
-    if not isinstance(entry.row_key, str) or not entry.row_key:
-        raise _fail("row_required")
-    try:
-        row = ruleset.row(entry.row_key)
-    except KeyError:
-        raise _fail("row_unknown", row=entry.row_key) from None
-    side = ruleset.side_of(entry.declarer_seat)
-    if side in slate.full_sides():
-        raise _fail("side_full")
-    if slate.cell(row.key, side) is not None:
-        raise _fail("row_closed", row=row.key)
-    contract = entry.contract
-    if contract is None:
-        if row.is_choice and entry.cell is None:  # a paper slate may not say what a joker was
-            raise _fail("contract_required", row=row.key)
-    elif not isinstance(contract, Contract) or not row.allows(contract):
-        raise _fail("contract_not_allowed", row=row.key, contract=getattr(contract, "code", contract))
-    return row
-
-
 def check_points(entry: HandEntry) -> None:
     """The point checks of RULES.md 7 alone (no slate needed)."""
     d, o = entry.declarer_points, entry.defender_points
     for p in (d, o):
         if type(p) is not int:
-            raise _fail("points_not_whole")
+            raise rule_error("points_not_whole")
     for p in (d, o):
         if not 0 <= p <= TOTAL_POINTS:
-            raise _fail("points_range", points=p)
+            raise rule_error("points_range", points=p)
     if d + o != TOTAL_POINTS:
-        raise _fail("points_sum", declarer=d, defenders=o, sum=d + o)
+        raise rule_error("points_sum", declarer=d, defenders=o, sum=d + o)
     if entry.match and entry.countermatch:
-        raise _fail("match_and_countermatch")
+        raise rule_error("match_and_countermatch")
     if entry.match and (d, o) != (TOTAL_POINTS, 0):
-        raise _fail("match_needs_all")
+        raise rule_error("match_needs_all")
     if entry.countermatch and (d, o) != (0, TOTAL_POINTS):
-        raise _fail("countermatch_needs_none")
+        raise rule_error("countermatch_needs_none")
 
 
 @lru_cache(maxsize=1024)
@@ -259,70 +169,21 @@ def possible_cells(
 
 
 def check_cell(ruleset: RuleSet, entry: HandEntry) -> None:
-    """The checks of an imported cell's value (the row checks are ``check_entry``'s)."""
+    """The checks of an imported cell's value (the row checks are ``slate.check_entry``'s)."""
     value = entry.cell
     if type(value) is not int:
-        raise _fail("cell_not_whole")
+        raise rule_error("cell_not_whole")
     if entry.declarer_points != 0 or entry.defender_points != 0:
-        raise _fail("cell_with_points")
+        raise rule_error("cell_with_points")
     if entry.match and entry.countermatch:
-        raise _fail("match_and_countermatch")
+        raise rule_error("match_and_countermatch")
     assert entry.row_key is not None
     cells = possible_cells(ruleset, entry.row_key, entry.contract)
     if entry.match and value not in cells[(True, False)]:
-        raise _fail("cell_match_value", row=entry.row_key, expected=min(cells[(True, False)]))
+        raise rule_error("cell_match_value", row=entry.row_key, expected=min(cells[(True, False)]))
     if entry.countermatch and value not in cells[(False, True)]:
-        raise _fail("cell_countermatch_value", row=entry.row_key, expected=min(cells[(False, True)]))
+        raise rule_error("cell_countermatch_value", row=entry.row_key, expected=min(cells[(False, True)]))
     if not entry.match and not entry.countermatch and value not in cells[(False, False)]:
         if value in cells[(True, False)]:
-            raise _fail("cell_needs_match", row=entry.row_key, value=value)
-        raise _fail("cell_impossible", row=entry.row_key, value=value)
-
-
-def check_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
-    """Check ``entry`` as the next hand on ``slate``. Raises RuleError; returns None when fine."""
-    if slate.complete:
-        raise _fail("evening_complete")
-    seat = entry.declarer_seat
-    if type(seat) is not int or not 0 <= seat < ruleset.n_players:
-        raise _fail("declarer_unknown", seat=seat)
-    if entry.seich:
-        _check_seich(ruleset, slate, entry)
-        return
-    _check_row(ruleset, slate, entry)
-    if entry.cell is not None:
-        check_cell(ruleset, entry)
-    else:
-        check_points(entry)
-
-
-def verify_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry, *, replacing: int | None = None) -> None:
-    """Check a new hand (appended to ``slate``) or a correction of hand ``replacing``.
-
-    ``replacing`` is the index in ``slate.entries`` of the entry being corrected: the
-    entry is checked against the slate as it stood before that hand, and every later
-    hand must still be valid after the change (else ``correction_conflict``).
-    """
-    if replacing is None:
-        check_entry(ruleset, slate, entry)
-        return
-    from .slate import Slate  # local: slate imports this module
-
-    entries = list(slate.entries)
-    if type(replacing) is not int or not 0 <= replacing < len(entries):
-        raise _fail("entry_unknown", hand=replacing + 1 if isinstance(replacing, int) else replacing)
-    state = Slate.build(ruleset, slate.first_dealer, entries[:replacing])
-    # The slate "before that hand" must not count the hand itself as complete-blocking.
-    check_entry(ruleset, state, entry)
-    state._append(entry)
-    for j in range(replacing + 1, len(entries)):
-        later = entries[j]
-        try:
-            check_entry(ruleset, state, later)
-        except RuleError as err:
-            if err.code == "row_closed" and later.row_key == entry.row_key:
-                raise _fail("row_closed", row=entry.row_key) from None
-            if err.code == "seich_used" and entry.seich:
-                raise _fail("seich_used") from None
-            raise _fail("correction_conflict", hand=j + 1, reason=err.code) from None
-        state._append(later)
+            raise rule_error("cell_needs_match", row=entry.row_key, value=value)
+        raise rule_error("cell_impossible", row=entry.row_key, value=value)

@@ -49,9 +49,10 @@ from typing import Any, Final
 
 from ..game.cards import Suit
 from ..game.contracts import Contract, Kind
+from ..game.hand_entry import MATCH_POINTS, TOTAL_POINTS, HandEntry
 from ..game.rulesets import Row, RuleSet, Scoring, Variant
 from . import outlook_three
-from .entries import COUNTERMATCH, MATCH_POINTS, TOTAL_POINTS, HandEntry, written_value
+from .entries import COUNTERMATCH, written_value
 from .final import Cut
 from .slate import Slate
 

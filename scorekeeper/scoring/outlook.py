@@ -50,9 +50,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
+from ..game.hand_entry import MATCH_POINTS, TOTAL_POINTS
 from ..game.rulesets import Row, RuleSet, Scoring, Variant
 from . import outlook_three
-from .entries import MATCH_POINTS, TOTAL_POINTS, written_value
+from .entries import written_value
 from .final import Cut
 from .forecast import SIMULATIONS, Forecast, History, Table, outlook_seed
 from .forecast import forecast as simulate

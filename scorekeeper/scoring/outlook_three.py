@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from .entries import COUNTERMATCH, MATCH_POINTS, TOTAL_POINTS
+from ..game.hand_entry import MATCH_POINTS, TOTAL_POINTS
+from .entries import COUNTERMATCH
 from .final import Cut, _ends, effective_cuts, ties
 from .slate import Slate
 

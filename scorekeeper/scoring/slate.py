@@ -1,9 +1,12 @@
-"""The chalk slate: cells, open rows, totals, whose deal, and the match row.
+"""The chalk slate: cells, open rows, totals, whose deal, and the match row; and the
+checks of RULES.md 7 a hand must pass against it.
 
+``verify_entry`` is the single gate (a new hand, or a correction of hand
+``replacing``): ``Slate.build`` runs the same checks (``check_entry``) on every
+entry it is given, so the slate can never hold an entry the gate would refuse.
 ``Slate.build`` replays the effective entries of an evening (corrections already
-applied by the caller) in order, checking each with the same rules as
-``verify_entry``; an invalid list raises the ``RuleError`` of the first bad hand,
-with the 1-based hand number added as param ``hand``.
+applied by the caller) in order; an invalid list raises the ``RuleError`` of the
+first bad hand, with the 1-based hand number added as param ``hand``.
 
 Turn guide: every entry, Seich hands included, is one deal, so the next dealer is
 ``dealer_after(first_dealer, len(entries))``.
@@ -22,8 +25,9 @@ from dataclasses import dataclass
 from ..game import turns
 from ..game.contracts import Contract
 from ..game.errors import RuleError
-from ..game.rulesets import RuleSet, Variant
-from .entries import HandEntry, cell_value, check_entry
+from ..game.hand_entry import HandEntry
+from ..game.rulesets import Row, RuleSet, Variant
+from .entries import cell_value, check_cell, check_points, rule_error
 
 MATCH_STICKS = 2  # to the declarer of a match (potatoes for a countermatch)
 MATCH_OPPONENT = 1  # to each opponent
@@ -165,3 +169,92 @@ class Slate:
             f"Slate({self.ruleset.variant.value}, hands={self.hands_dealt}, "
             f"cells={len(self.cells)}, totals={self.totals})"
         )
+
+
+# --- the checks of RULES.md 7 against the slate ------------------------------------
+def _check_seich(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
+    if not ruleset.seich:
+        raise rule_error("seich_not_allowed")
+    if (
+        entry.row_key is not None
+        or entry.contract is not None
+        or entry.declarer_points != 0
+        or entry.defender_points != 0
+        or entry.match
+        or entry.countermatch
+        or entry.cell is not None
+    ):
+        raise rule_error("seich_with_result")
+    if ruleset.side_of(entry.declarer_seat) in slate.seich_used:
+        raise rule_error("seich_used")
+    barrel = slate.barrel_seat
+    if entry.declarer_seat != barrel:
+        raise rule_error("not_in_barrel", seat=barrel)
+
+
+def _check_row(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> Row:
+    if not isinstance(entry.row_key, str) or not entry.row_key:
+        raise rule_error("row_required")
+    try:
+        row = ruleset.row(entry.row_key)
+    except KeyError:
+        raise rule_error("row_unknown", row=entry.row_key) from None
+    side = ruleset.side_of(entry.declarer_seat)
+    if side in slate.full_sides():
+        raise rule_error("side_full")
+    if slate.cell(row.key, side) is not None:
+        raise rule_error("row_closed", row=row.key)
+    contract = entry.contract
+    if contract is None:
+        if row.is_choice and entry.cell is None:  # a paper slate may not say what a joker was
+            raise rule_error("contract_required", row=row.key)
+    elif not isinstance(contract, Contract) or not row.allows(contract):
+        raise rule_error("contract_not_allowed", row=row.key, contract=getattr(contract, "code", contract))
+    return row
+
+
+def check_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> None:
+    """Check ``entry`` as the next hand on ``slate``. Raises RuleError; returns None when fine."""
+    if slate.complete:
+        raise rule_error("evening_complete")
+    seat = entry.declarer_seat
+    if type(seat) is not int or not 0 <= seat < ruleset.n_players:
+        raise rule_error("declarer_unknown", seat=seat)
+    if entry.seich:
+        _check_seich(ruleset, slate, entry)
+        return
+    _check_row(ruleset, slate, entry)
+    if entry.cell is not None:
+        check_cell(ruleset, entry)
+    else:
+        check_points(entry)
+
+
+def verify_entry(ruleset: RuleSet, slate: Slate, entry: HandEntry, *, replacing: int | None = None) -> None:
+    """Check a new hand (appended to ``slate``) or a correction of hand ``replacing``.
+
+    ``replacing`` is the index in ``slate.entries`` of the entry being corrected: the
+    entry is checked against the slate as it stood before that hand, and every later
+    hand must still be valid after the change (else ``correction_conflict``).
+    """
+    if replacing is None:
+        check_entry(ruleset, slate, entry)
+        return
+    entries = list(slate.entries)
+    if type(replacing) is not int or not 0 <= replacing < len(entries):
+        raise rule_error("entry_unknown", hand=replacing + 1 if isinstance(replacing, int) else replacing)
+    state = Slate.build(ruleset, slate.first_dealer, entries[:replacing])
+    # The slate "before that hand" must not count the hand itself as complete-blocking.
+    check_entry(ruleset, state, entry)
+    state._append(entry)
+    for j in range(replacing + 1, len(entries)):
+        later = entries[j]
+        try:
+            check_entry(ruleset, state, later)
+        except RuleError as err:
+            if err.code == "row_closed" and later.row_key == entry.row_key:
+                raise rule_error("row_closed", row=entry.row_key) from None
+            if err.code == "seich_used" and entry.seich:
+                raise rule_error("seich_used") from None
+            raise rule_error("correction_conflict", hand=j + 1, reason=err.code) from None
+        state._append(later)

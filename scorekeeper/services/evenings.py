@@ -17,12 +17,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..game.errors import N_, RuleError
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..models import REQUEST_ID_LEN, AppliedRequest, Circle, CutRow, EntryRow, Evening, Seat, is_public_id, utcnow
-from ..scoring.entries import HandEntry, verify_entry
 from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
 from ..scoring.payouts import Payout
-from ..scoring.slate import Slate
+from ..scoring.slate import Slate, verify_entry
 from . import tx
 from .circles import PLAYER_NAME_MAX, clean_name, get_or_create_player
 from .errors import NotFound, StaleVersion

@@ -14,9 +14,9 @@ from datetime import datetime
 from typing import cast
 
 from ..game.contracts import Contract
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..models import CutRow, EntryRow, Evening
-from ..scoring.entries import HandEntry
 from ..scoring.final import Cut, End, Tie
 from ..scoring.final import effective_cuts as scoring_effective_cuts
 from ..scoring.slate import Slate

@@ -7,11 +7,11 @@ from typing import Any
 
 from ..forms import HandForm, choices, new_request_id
 from ..game.contracts import Contract
+from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..i18n import _
 from ..present.labels import row_label
 from ..present.slate import contract_choices
-from ..scoring.entries import HandEntry
 from ..scoring.slate import Slate
 
 

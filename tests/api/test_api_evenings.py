@@ -10,8 +10,9 @@ from flask.testing import FlaskClient
 from shared_helpers import rid
 
 from scorekeeper.game.contracts import Contract
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet
-from scorekeeper.scoring import HandEntry, Slate
+from scorekeeper.scoring import Slate
 
 
 def hand_entry(hand: dict) -> HandEntry:

@@ -4,16 +4,18 @@ consistent sampling of the unseen cards."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
-from bots_helpers import SOAK, any_ruleset, contracts_for, deck_for, new_state
+from bots_helpers import new_state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_helpers import SOAK, any_ruleset, contracts_for, deck_for
 
 from scorekeeper.bots.knowledge import Knowledge, infer_voids
 from scorekeeper.bots.sampler import match_cards, sample_hands
 from scorekeeper.engine import HandSetup, HandState, announce_action
-from scorekeeper.engine.tables import FULL, SUIT_MASK, card_ints
+from scorekeeper.engine.bitmasks import FULL, SUIT_MASK, card_ints
 from scorekeeper.game.cards import Card, Suit, parse_cards
 from scorekeeper.game.cards import mask_of as mask
 from scorekeeper.game.contracts import OBENABE, Contract, suit_contract
@@ -145,6 +147,13 @@ def test_own_hand_and_played_cards_are_never_unknown(contract: Contract) -> None
     k = knowledge(s, 1)
     assert k.unknown & k.hand == 0
     assert k.unknown >> int(s.tricks[0].cards[0]) & 1 == 0 if s.tricks else k.unknown >> s.history[-1] & 1 == 0
+
+
+def test_knowledge_that_admits_no_deal_is_an_error_not_a_guess() -> None:
+    k = knowledge(rigged({}, OBENABE, ""), 0)
+    nowhere = replace(k, allowed=tuple(k.hand if seat == k.seat else 0 for seat in range(k.n)))
+    with pytest.raises(ValueError):
+        sample_hands(nowhere, random.Random(0))
 
 
 def check_deal(k: Knowledge, hands: list[int]) -> None:

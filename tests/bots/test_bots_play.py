@@ -8,15 +8,16 @@ import time
 from collections.abc import Callable
 
 import pytest
-from bots_helpers import SOAK, any_ruleset, contracts_for, new_state, play_out
+from bots_helpers import new_state, play_out
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_helpers import SOAK, any_ruleset, contracts_for
 
 from scorekeeper.bots import LEVELS, choose_action
-from scorekeeper.bots.bidding import announcements, decide, estimate_by_playouts
+from scorekeeper.bots.contract_choice import announcements, decide, estimate_by_playouts
 from scorekeeper.bots.search import STATS, clamp_budget, search_card
 from scorekeeper.engine import PASS, HandSetup, HandState, SeatView, announce_action, build_view
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.contracts import Contract
 from scorekeeper.game.rulesets import RuleSet, default_ruleset
 from scorekeeper.game.turns import turn_to_choose

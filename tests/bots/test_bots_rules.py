@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from bots_helpers import deck_for
+from shared_helpers import deck_for
 
 from scorekeeper.bots import choose_action, rule_based_card
 from scorekeeper.engine import KOMISCH_OBENABE, PASS, SEICH, HandSetup, HandState, announce_action, decode_announce

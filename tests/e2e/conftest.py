@@ -2,6 +2,10 @@
 
 Skipped when /usr/bin/chromium is missing, unless SCOREKEEPER_REQUIRE_BROWSER=1
 (CI), which turns a missing browser into a failure.
+
+Every phone watches the Content-Security-Policy: a refused script or style (a
+``securitypolicyviolation`` event or the browser's console report of one) or an uncaught
+script error fails the test that caused it (``e2e_helpers.Watch``).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import in_thread
+from e2e_helpers import Watch, in_thread
 from flask import Flask
 from werkzeug.serving import make_server
 
@@ -71,18 +75,28 @@ def live_server(live_app: tuple[str, Flask]) -> str:
     return live_app[0]
 
 
-@pytest.fixture
-def phone(chromium: Any) -> Iterator[Any]:
-    """A factory of phone-sized browser contexts (each one a separate phone)."""
-    contexts: list[Any] = []
+class Phones:
+    """``phone()``: a new phone-sized browser context (each one a separate phone) and its page,
+    watched for policy violations and script errors (``watch``)."""
 
-    def make() -> Any:
-        ctx = chromium.new_context(
+    def __init__(self, chromium: Any) -> None:
+        self.chromium = chromium
+        self.contexts: list[Any] = []
+        self.watch = Watch()
+
+    def __call__(self) -> Any:
+        ctx = self.chromium.new_context(
             viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, locale="en-GB"
         )
-        contexts.append(ctx)
+        self.contexts.append(ctx)
+        self.watch.attach(ctx)
         return ctx.new_page()
 
-    yield make
-    for ctx in contexts:
+
+@pytest.fixture
+def phone(chromium: Any) -> Iterator[Phones]:
+    phones = Phones(chromium)
+    yield phones
+    for ctx in phones.contexts:
         ctx.close()
+    assert phones.watch.refused() == [], "the Content-Security-Policy refused something, or a script failed"

@@ -1,7 +1,9 @@
 """Helpers of the browser tests: a server run in a thread for one test (``in_thread``), a
 circle and an evening made through the pages as a person does it, recording a hand, the
-sideways-scroll check, screenshots (``$SCOREKEEPER_SCREENSHOTS``); a digital table set up
-through the services (``table_evening``, ``seat_link``, ``play_until``) for the browser to look at."""
+sideways-scroll check, screenshots (``$SCOREKEEPER_SCREENSHOTS``), ``Watch``: what the
+Content-Security-Policy refused and what the console reported, on every page of a phone; and a
+digital table set up through the services (``table_evening``, ``seat_link``, ``play_until``)
+for the browser to look at."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import os
 import random
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -16,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from flask import Flask
+from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper.bots import choose_action
 from scorekeeper.engine import SeatView, decode_announce
@@ -47,9 +51,70 @@ def in_thread(server: _Server) -> Iterator[str]:
         server.server_close()
 
 
+# Runs in every document before its own scripts (Playwright injects it past the policy) and
+# reports each refusal to the test at once, so a navigation loses none.
+_REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", function (e) {
+  var where = e.target && e.target.outerHTML ? e.target.outerHTML.slice(0, 160) : "";
+  var at = e.sourceFile + ":" + e.lineNumber;
+  window.__skCspViolation([e.effectiveDirective, e.blockedURI, at, e.sample, where].join(" | "));
+});
+"""
+
+
+class Watch:
+    """What the browser refused or complained about, on every page of the contexts attached:
+    ``violations`` (securitypolicyviolation events), ``errors`` (console errors, uncaught
+    script errors); ``refused()`` the ones no test may cause (policy and script errors)."""
+
+    def __init__(self) -> None:
+        self.violations: list[str] = []
+        self.errors: list[str] = []
+
+    def attach(self, context: Any) -> None:
+        context.expose_binding("__skCspViolation", lambda _source, text: self.violations.append(str(text)))
+        context.add_init_script(_REPORT_VIOLATIONS)
+        context.on("page", self._page)
+        for page in context.pages:
+            self._page(page)
+
+    def _page(self, page: Any) -> None:
+        page.on("console", lambda msg: self._console(page, msg))
+        page.on("pageerror", lambda exc: self.errors.append(f"uncaught on {page.url}: {exc}"))
+
+    def _console(self, page: Any, msg: Any) -> None:
+        if msg.type == "error":
+            self.errors.append(f"console on {page.url}: {msg.text}")
+
+    def refused(self) -> list[str]:
+        """Policy violations, the console's reports of one, and uncaught script errors."""
+        policy = [e for e in self.errors if "Content Security Policy" in e or "Content-Security-Policy" in e]
+        uncaught = [e for e in self.errors if e.startswith("uncaught")]
+        return self.violations + policy + uncaught
+
+
+def wait_until(page: Any, expression: str, timeout: float = 10_000) -> None:
+    """Wait until ``expression`` (JavaScript) is true on the page. ``page.wait_for_function``
+    evaluates its text with ``eval`` inside the page, which the policy refuses (no
+    'unsafe-eval'); ``page.evaluate`` is not subject to it, so the expression is polled from here."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        try:
+            if page.evaluate(expression):
+                return
+        except PlaywrightError as exc:  # the page is between two documents: look again
+            if "Execution context was destroyed" not in str(exc) and "navigat" not in str(exc):
+                raise
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout / 1000:.0f} s: {expression}")
+        time.sleep(0.1)
+
+
 def shot(page: Any, name: str, *, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+    # caret="initial": Playwright's default hides the caret by styling the inputs, which leaves a
+    # style attribute behind in the page (a later htmx swap would copy it, refused by the policy)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, caret="initial")
 
 
 def new_circle(page: Any, base: str, name: str = "Donnschtig-Jass") -> tuple[str, str]:

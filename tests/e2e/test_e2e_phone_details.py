@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from e2e_helpers import new_circle, no_sideways_scroll, shot, start_evening
+from e2e_helpers import new_circle, no_sideways_scroll, shot, start_evening, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ def test_a_refused_hand_lands_at_the_form_with_the_field_focused(live_server: st
     page.click("text=Write it on the slate")
     page.wait_for_selector(".form-messages")
     assert page.url.endswith("/hands#record")
-    page.wait_for_function("document.activeElement && document.activeElement.name === 'declarer_points'", timeout=3000)
+    wait_until(page, "document.activeElement && document.activeElement.name === 'declarer_points'", timeout=3_000)
     box = page.locator(".form-messages").bounding_box()
     field = page.locator("input[name=declarer_points]").bounding_box()
     assert box is not None and field is not None
@@ -38,7 +38,7 @@ def test_a_refused_hand_lands_at_the_form_with_the_field_focused(live_server: st
     page.fill("input[name=declarer_points]", "")
     page.click("text=Write it on the slate")
     page.wait_for_selector("#declarer_points-errors")
-    page.wait_for_function("document.activeElement && document.activeElement.name === 'declarer_points'", timeout=3000)
+    wait_until(page, "document.activeElement && document.activeElement.name === 'declarer_points'", timeout=3_000)
     assert page.locator("text=Enter the declarer's points (0 to 157).").count() == 1
 
 

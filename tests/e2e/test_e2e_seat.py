@@ -26,9 +26,9 @@ from e2e_helpers import (
     seat_link,
     shot,
     table_evening,
+    wait_until,
 )
 from flask import Flask
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from scorekeeper.engine import SeatView
 from scorekeeper.game.rulesets import RuleSet
@@ -55,7 +55,7 @@ def _open_seat(page: Any, base: str, link: str, lang: str = "en") -> None:
 def _look(page: Any) -> None:
     page.reload()
     page.wait_for_selector("#seat-live")
-    page.wait_for_function(USES_DRAWN, timeout=15_000)
+    wait_until(page, USES_DRAWN, 15_000)
 
 
 def _check_readable(page: Any, names: list[str]) -> None:
@@ -153,9 +153,7 @@ def _view(app: Flask, at: TableAt, seat: int) -> tuple[SeatView, RuleSet]:
 
 
 def _swapped(page: Any, before: str | None) -> None:
-    page.wait_for_function(
-        f"(document.querySelector('#seat-live') || {{}}).dataset?.version !== '{before}'", timeout=15_000
-    )
+    wait_until(page, f"(document.querySelector('#seat-live') || {{}}).dataset?.version !== '{before}'", 15_000)
 
 
 HAND_USES = """() => [...document.querySelectorAll('[data-hand] button')].map(b => ({
@@ -199,7 +197,7 @@ def test_the_seat_page_draws_the_decks_own_cards_marks_trumps_and_names_roles(
     _swapped(page, before)  # the answer to the choice, before any poll could bring news
     rows = page.locator("[data-open-rows] li").all_inner_texts()
     assert row_name not in rows[0] and all(row_name in r for r in rows[1:]), rows
-    page.wait_for_function(USES_DRAWN, timeout=15_000)
+    wait_until(page, USES_DRAWN, 15_000)
     assert page.locator("[data-hand] button").count() == (12 if n == 3 else 9)
     _hand_fits(page)
     # play on until seat 0 holds the lead's answer: cards in the trick and her turn
@@ -259,7 +257,7 @@ def test_your_turn_is_announced_once_per_turn_with_a_short_vibration(live_app: t
     _open_seat(page, base, seat_link(app, at, 0))
     region = page.locator("#turn-announcer")
     assert region.get_attribute("aria-live") == "assertive"
-    page.wait_for_function("window.__said.length === 1")
+    wait_until(page, "window.__said.length === 1")
     assert _said(page) == ["Your turn: choose what to play."]
     assert page.evaluate("window.__vibrations") == []  # nobody has touched the page yet
     # the page changes while it stays her turn (the organiser moves a computer's level): no new word
@@ -273,11 +271,11 @@ def test_your_turn_is_announced_once_per_turn_with_a_short_vibration(live_app: t
         seats_svc.set_computer(tables.get_table(at.table_id), 2, "easy")
     view, rs = _view(app, at, 0)
     page.click(f"[data-key='choice-{_trump_first(view, rs)}']")  # a touch: from now on the phone may vibrate
-    page.wait_for_function("window.__said.length === 2", timeout=20_000)
+    wait_until(page, "window.__said.length === 2", 20_000)
     assert _said(page)[1] == "Your turn: play a card."
     assert page.evaluate("window.__vibrations") == [200]
     page.click("[data-hand] .card.legal >> nth=0")
-    page.wait_for_function("window.__said.length === 3", timeout=20_000)
+    wait_until(page, "window.__said.length === 3", 20_000)
     assert page.evaluate("window.__vibrations") == [200, 200]
     time.sleep(3.5)
     assert len(_said(page)) == 3  # still the same turn: said once
@@ -286,9 +284,9 @@ def test_your_turn_is_announced_once_per_turn_with_a_short_vibration(live_app: t
     calm.add_init_script(RECORDER)
     calm.emulate_media(reduced_motion="reduce")
     _open_seat(calm, base, seat_link(app, at, 0))
-    calm.wait_for_function("window.__said.length === 1")
+    wait_until(calm, "window.__said.length === 1")
     calm.click("[data-hand] .card.legal >> nth=0")
-    calm.wait_for_function("window.__said.length === 2", timeout=20_000)
+    wait_until(calm, "window.__said.length === 2", 20_000)
     assert calm.evaluate("window.__vibrations") == []
 
 
@@ -314,8 +312,8 @@ def _tab_to(page: Any, want: Callable[[dict[str, Any]], bool], limit: int = 40) 
 def _focus_inside(page: Any) -> None:
     """After a swap the focus comes back into the seat view (at once; 3 s for a loaded machine)."""
     try:
-        page.wait_for_function(f"({FOCUS})().inside", timeout=3_000)
-    except PlaywrightTimeoutError:
+        wait_until(page, f"({FOCUS})().inside", 3_000)
+    except AssertionError:
         pytest.fail(f"the focus fell out of the seat view: {page.evaluate(FOCUS)}")
 
 
@@ -353,7 +351,7 @@ def test_a_whole_hand_by_keyboard_alone(live_app: tuple[str, Flask], phone: Any)
     _focus_inside(page)
     _tab_to(page, lambda f: f["deal"], limit=10)
     page.keyboard.press("Enter")
-    page.wait_for_function("document.querySelectorAll('[data-hand] button').length === 9", timeout=20_000)
+    wait_until(page, "document.querySelectorAll('[data-hand] button').length === 9", 20_000)
     assert "2" in page.locator(".seat-head").inner_text()
     with app.app_context():
         ev = evenings.get_evening(circles.open_circle(at.write)[0], at.evening_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from e2e_helpers import new_evening, record, shot
+from e2e_helpers import new_evening, record, shot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ def test_second_phone_sees_new_hand_without_reload(live_server: str, phone: Any)
     two.click("text=Write it on the slate")
     two.wait_for_selector(".flash-success")
     assert two.locator("#slate td.filled").count() == 2
-    one.wait_for_function("document.querySelectorAll('#slate td.filled').length === 2", timeout=10_000)
+    wait_until(one, "document.querySelectorAll('#slate td.filled').length === 2", timeout=10_000)
     shot(one, "slate-360")
     shot(two, "slate-second-phone-360", full=False)
 

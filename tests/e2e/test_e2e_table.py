@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 import pytest
-from e2e_helpers import new_evening, no_sideways_scroll, shot
+from e2e_helpers import new_evening, no_sideways_scroll, shot, wait_until
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 pytestmark = pytest.mark.browser
@@ -65,8 +65,8 @@ def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) ->
                 explained = True
                 continue
             mover.locator(".hand .card.legal").first.click()
-        mover.wait_for_function(
-            f"(document.querySelector('#seat-live') || {{}}).dataset?.version !== '{before}'", timeout=10_000
+        wait_until(
+            mover, f"(document.querySelector('#seat-live') || {{}}).dataset?.version !== '{before}'", timeout=10_000
         )
         moves += 1
         if moves == 8:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import deck_for, start
+from engine_helpers import start
+from shared_helpers import deck_for
 
 from scorekeeper.engine import (
     KOMISCH_OBENABE,

@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import any_ruleset, contracts_for, random_finish
+from engine_helpers import random_finish
+from shared_helpers import any_ruleset, contracts_for
 
-from scorekeeper.engine import HandSetup, HandState, announce_action
-from scorekeeper.engine.tables import POINTS
+from scorekeeper.engine import HandSetup, HandState, announce_action, decode_announce
+from scorekeeper.engine.bitmasks import POINTS, VAL_OBENABE, VAL_TRUMP, VAL_UNDENUFE, VAL_UNDENUFE_SIX11
 from scorekeeper.game.contracts import Contract, Kind
-from scorekeeper.game.rulesets import default_ruleset
+from scorekeeper.game.rulesets import RuleSet, default_ruleset
 
 CASES = [(n, c) for n in (3, 4) for c in contracts_for(n) if c.kind is not Kind.KOMISCH]
 
@@ -18,9 +19,8 @@ CASES = [(n, c) for n in (3, 4) for c in contracts_for(n) if c.kind is not Kind.
 def expected_modes(c: Contract, n_tricks: int) -> list[str]:
     """Written out from RULES.md 4, independently of Contract.schedule."""
     trump = lambda s: f"trump:{s.letter}"  # noqa: E731
-    if c.kind is Kind.MISERE:
-        inner = Contract(c.misere_as, start=c.start)  # type: ignore[arg-type]
-        return expected_modes(inner, n_tricks)
+    if c.misere_as is not None:
+        return expected_modes(Contract(c.misere_as, start=c.start), n_tricks)
     if c.kind is Kind.SUIT:
         return [trump(c.suit)] * n_tricks
     if c.kind in (Kind.OBENABE, Kind.UNDENUFE, Kind.TUTTI, Kind.ZWUESCHEDUERE):
@@ -31,8 +31,8 @@ def expected_modes(c: Contract, n_tricks: int) -> list[str]:
         return [first if i % 2 == 0 else other for i in range(n_tricks)]
     if c.kind is Kind.GUSTAV:
         return [first] * 6 + [other] * 6
-    if c.kind is Kind.RIESENSLALOM:
-        k = c.first if n_tricks == 9 else {4: 5, 5: 7}[c.first]  # type: ignore[index]
+    if c.first is not None:  # Riesenslalom
+        k = c.first if n_tricks == 9 else {4: 5, 5: 7}[c.first]
         return [first] * k + [other] * (n_tricks - k)
     if c.kind is Kind.TUO:
         third = n_tricks // 3
@@ -43,13 +43,13 @@ def expected_modes(c: Contract, n_tricks: int) -> list[str]:
 def expected_valuation(c: Contract, six11: bool) -> int:
     modes = expected_modes(c, 9)
     if c.kind in (Kind.TUTTI, Kind.ZWUESCHEDUERE):
-        return 4
+        return VAL_OBENABE
     m = modes[0]
     if m.startswith("trump:"):
-        return "CDSH".index(m[-1])
+        return VAL_TRUMP + "CDSH".index(m[-1])
     if m == "obenabe":
-        return 4
-    return 6 if six11 else 5
+        return VAL_OBENABE
+    return VAL_UNDENUFE_SIX11 if six11 else VAL_UNDENUFE
 
 
 @pytest.mark.parametrize("six11", [False, True])
@@ -82,8 +82,6 @@ def test_twelve_row_offers_every_club_contract() -> None:
     assert Kind.KOMISCH in kinds and Kind.MISERE in kinds and Kind.ZWUESCHEDUERE in kinds
 
 
-def rs_decode(rs, action: int) -> Contract | None:  # type: ignore[no-untyped-def]
-    from scorekeeper.engine import decode_announce
-
+def rs_decode(rs: RuleSet, action: int) -> Contract | None:
     d = decode_announce(rs, action)
     return None if d is None else d[1]

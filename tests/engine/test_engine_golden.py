@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from engine_helpers import any_ruleset
+from engine_helpers import random_finish
+from shared_helpers import any_ruleset
 
 from scorekeeper.engine import PASS, SEICH, HandSetup, HandState, announce_action
 from scorekeeper.engine.actions import CONTRACTS
@@ -22,21 +24,13 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "engine"
 REGEN = os.environ.get("SCOREKEEPER_REGEN_GOLDEN") == "1"
 
 
-def _random_play(state: HandState, seed: int) -> HandState:
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply(legal[int(rng.random() * len(legal))])
-    return state
-
-
 def contract_hand(i: int, contract: Contract) -> HandState:
     n = 3 if contract.kind is Kind.GUSTAV else 4
     rs = any_ruleset(n, teams=n == 4)
     state = HandState.new(HandSetup(rs, i % n), random.Random(1000 + i))
     state.apply(PASS)  # forehand passes, the next seat declares
     state.apply(announce_action(rs, "any", contract))
-    return _random_play(state, 2000 + i)
+    return random_finish(state, random.Random(2000 + i))
 
 
 def club_seich_hand() -> HandState:
@@ -55,10 +49,10 @@ def three_book_barrel_hand() -> HandState:
     for _ in range(3):
         state.apply(PASS)
     state.apply(state.legal_actions()[-1])  # back to forehand, who must choose
-    return _random_play(state, 9)
+    return random_finish(state, random.Random(9))
 
 
-CASES: dict[str, object] = {
+CASES: dict[str, Callable[[], HandState]] = {
     c.code.replace(":", "_"): (lambda i=i, c=c: contract_hand(i, c)) for i, c in enumerate(CONTRACTS)
 }
 CASES["club_seich"] = club_seich_hand
@@ -67,7 +61,7 @@ CASES["three_book_barrel"] = three_book_barrel_hand
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_golden_transcript(name: str) -> None:
-    state = CASES[name]()  # type: ignore[operator]
+    state = CASES[name]()
     text = transcript(state)
     path = GOLDEN / f"{name}.txt"
     if REGEN:

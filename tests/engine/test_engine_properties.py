@@ -6,13 +6,14 @@ import json
 import random
 
 import pytest
-from engine_helpers import SOAK, any_ruleset, contracts_for, ref_legal, ref_winner
+from engine_helpers import ref_legal, ref_winning_index
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared_helpers import SOAK, any_ruleset, contracts_for
 
 from scorekeeper.engine import HandSetup, HandState, IllegalAction, IllegalCard, Phase, announce_action
-from scorekeeper.engine.fast import playout, points_table, position, schedule_ids
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints, trick_mode
+from scorekeeper.engine.fast import Choose, Playout, Uniform, points_table, schedule_ids
 from scorekeeper.game.cards import Card
 from scorekeeper.game.contracts import Contract, Kind
 
@@ -80,7 +81,7 @@ def test_random_playout_invariants(n: int, contract: Contract, deal_seed: int, p
     assert sorted(played) == list(range(36))
     assert sum(t.points for t in s.tricks) == 157 == r.declarer_points + r.defender_points
     for t in s.tricks:
-        assert t.winner == t.seat_of(ref_winner(t.mode, [c.name for c in t.cards]), n)
+        assert t.winner == t.seat_of(ref_winning_index(t.mode, [c.name for c in t.cards]), n)
     assert sum(r.tricks) == n_tricks
     assert r.match == (r.tricks[r.declarer_seat] == n_tricks)
     assert r.countermatch == (r.tricks[r.declarer_seat] == 0)
@@ -111,13 +112,8 @@ def test_fast_path_agrees_with_the_engine(n: int, contract: Contract, deal_seed:
         else:
             s.apply(legal[int(rng.random() * len(legal))])
     modes = schedule_ids(contract, s.n_tricks, s.komisch_blocks)
-    pts, winners = playout(
-        hands,
-        leader,
-        modes,
-        points_table(contract, rs.undenufe_six11, s.komisch_blocks),
-        random.Random(play_seed).random,
-    )
+    game = Playout(hands, leader, modes, points_table(contract, rs.undenufe_six11, s.komisch_blocks))
+    pts, winners = game.run(Uniform(random.Random(play_seed).random))
     assert winners == [t.winner for t in s.tricks]
     assert pts == s.points
 
@@ -155,24 +151,36 @@ def test_fast_path_from_the_middle_of_a_hand(deal_seed: int, play_seed: int, cut
         else:
             clone.apply(legal[int(fast_rng.random() * len(legal))])
     modes = schedule_ids(contract, 9, clone.komisch_blocks)[start_trick:]
+    points = points_table(contract, False, clone.komisch_blocks)
     if len(s.modes) == 9:
-        assert position(s) == (
-            tuple(hands),
-            leader,
-            modes,
-            points_table(contract, False, clone.komisch_blocks),
-            tuple(trick),
-        )
+        of = Playout.of(s)
+        assert (of.hands, of.leader, of.modes, of.points, of.trick) == (hands, leader, modes, points, trick)
     else:
         with pytest.raises(ValueError):
-            position(s)
-    pts, winners = playout(
-        hands,
-        leader,
-        modes,
-        points_table(contract, False, clone.komisch_blocks),
-        random.Random(play_seed + 7).random,
-        trick,
-    )
+            Playout.of(s)
+    pts, winners = Playout(hands, leader, modes, points, trick).run(Uniform(random.Random(play_seed + 7).random))
     assert winners == [t.winner for t in clone.tricks[start_trick:]]
     assert [a + b for a, b in zip(done, pts, strict=False)] == clone.points
+    # The hook: the same player behind a chooser that checks every promise made to it.
+    game = Playout(hands, leader, modes, points, trick)
+    seen: list[tuple[int, int]] = []
+    assert game.run(checking(game, Uniform(random.Random(play_seed + 7).random), seen)) == (pts, winners)
+    plays = [(t.seat_of(i, 4), int(c)) for t in clone.tricks[start_trick:] for i, c in enumerate(t.cards)]
+    assert seen == plays[len(trick) :]
+
+
+def checking(game: Playout, player: Choose, seen: list[tuple[int, int]]) -> Choose:
+    """``player``, asserting on every card what a chooser is promised: the mover's legal
+    cards by RULES.md 3 (the reference), and the live hands, trick and mode."""
+
+    def choose(seat: int, legal: int) -> int:
+        hand = game.hands[seat]
+        assert legal and not legal & ~hand
+        names = [Card(c).name for c in card_ints(hand)]
+        expected = ref_legal(names, trick_mode(game.mode), [Card(c).name for c in game.trick])
+        assert {Card(c).name for c in card_ints(legal)} == expected
+        card = player(seat, legal)
+        seen.append((seat, card))
+        return card
+
+    return choose

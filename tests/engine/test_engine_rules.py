@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import ref_legal, ref_winner
+from engine_helpers import ref_legal, ref_winning_index
 
+from scorekeeper.engine.bitmasks import POINTS, mode_id, valuation_id
 from scorekeeper.engine.errors import IllegalCard
 from scorekeeper.engine.rules import explain_in_trick, legal_in_trick, trick_winner
-from scorekeeper.engine.tables import POINTS, mode_id, valuation_id
 from scorekeeper.game.cards import Card, Suit, cards_of, mask_of, parse_cards
 from scorekeeper.game.contracts import OBE, UNE, Kind, Mode, TrickMode, all_contracts
 
@@ -107,8 +107,11 @@ WINNER_CASES = [
 
 @pytest.mark.parametrize("tm,trick,winner", [c[1:] for c in WINNER_CASES], ids=[c[0] for c in WINNER_CASES])
 def test_trick_winner(tm: TrickMode, trick: str, winner: int) -> None:
-    assert trick_winner(mode_id(tm), [int(c) for c in parse_cards(trick)]) == winner
-    assert ref_winner(tm, trick.split()) == winner
+    cards = [int(c) for c in parse_cards(trick)]
+    assert ref_winning_index(tm, trick.split()) == winner  # the index of the winning card
+    for n in (3, 4):
+        for leader in range(n):
+            assert trick_winner(mode_id(tm), cards, leader, n) == (leader + winner) % n  # a seat
 
 
 @pytest.mark.parametrize("kind", list(Kind))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import any_ruleset, deck_for, play_codes, random_finish, start
+from engine_helpers import play_codes, random_finish, start
+from shared_helpers import any_ruleset, deck_for
 
 from scorekeeper.engine import (
     TERMINAL,
@@ -17,10 +18,11 @@ from scorekeeper.engine import (
     deal_hands,
     seeded_deck,
 )
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.cards import Card, Suit, parse_cards
 from scorekeeper.game.contracts import OBENABE, Contract, Kind, Mode, suit_contract
 from scorekeeper.game.rulesets import default_ruleset
+from scorekeeper.scoring import Slate, verify_entry
 
 HEARTS = suit_contract(Suit.HEARTS)
 
@@ -190,9 +192,7 @@ def test_view_holds_own_cards_only() -> None:
 
 
 def test_digital_evening_records_on_the_slate() -> None:
-    from scorekeeper.scoring.entries import verify_entry
-    from scorekeeper.scoring.slate import Slate
-
+    """Play meets the slate as in the services: every played hand's entry is one the slate accepts."""
     for variant in ("three", "teams", "club"):
         rs = default_ruleset(variant)
         entries = []

@@ -76,7 +76,7 @@ def test_schedules_cover_every_trick(n_tricks: int) -> None:
 
 def test_schedule_shapes() -> None:
     slalom = Contract(Kind.SLALOM, start=Mode.UNDENUFE).schedule(9)
-    assert slalom[:3] == (UNE, OBE, UNE)  # type: ignore[index]
+    assert slalom is not None and slalom[:3] == (UNE, OBE, UNE)
     gustav = Contract(Kind.GUSTAV, start=Mode.OBENABE).schedule(12)
     assert gustav == (OBE,) * 6 + (UNE,) * 6
     riesen = Contract(Kind.RIESENSLALOM, start=Mode.UNDENUFE, first=4).schedule(9)

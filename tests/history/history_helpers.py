@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 from scorekeeper.game.contracts import all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.history.records import (
     CircleRecord,
@@ -18,7 +19,7 @@ from scorekeeper.history.records import (
     Settlement,
     Status,
 )
-from scorekeeper.scoring import Cut, HandEntry
+from scorekeeper.scoring import Cut
 
 DAY0 = datetime(2026, 3, 6, 22, 0, tzinfo=UTC)
 

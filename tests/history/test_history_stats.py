@@ -8,13 +8,13 @@ import pytest
 from history_helpers import BOOK, at, circle, evening, hand_for, players, table
 
 from scorekeeper.game.contracts import Contract, Kind
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.history.housekeeping import view
 from scorekeeper.history.outcome import clear_cache, outcome
 from scorekeeper.history.records import Housekeeping, HousekeepingKind, Status
 from scorekeeper.history.sample import sample_circle
 from scorekeeper.history.stats import Filter, Season, card_points, circle_stats
-from scorekeeper.scoring import HandEntry
 
 THREE = default_ruleset(Variant.THREE)
 TEAMS = default_ruleset(Variant.TEAMS)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
+from html.parser import HTMLParser
 from typing import Any
 
 from flask.testing import FlaskClient
@@ -64,3 +66,62 @@ def csrf(html: str) -> str:
     m = CSRF.search(html)
     assert m, "no CSRF token on the page"
     return m.group(1)
+
+
+# --- Content-Security-Policy: what a page must not hold ----------------------------------
+EVENT_HANDLER = re.compile(r"^on[a-z]+$")
+URL_ATTRIBUTES = ("href", "src", "action", "formaction", "xlink:href", "data")
+
+
+class _InlineCode(HTMLParser):
+    """Collects what the strict policy would refuse: inline script or style, event handlers,
+    ``javascript:`` URLs, scripts and style sheets from elsewhere than /static/."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.problems: list[str] = []
+        self._in_script = False
+        self._script_text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k.lower(): (v or "") for k, v in attrs}
+        where = f"<{tag} {' '.join(f'{k}={v!r}' for k, v in list(a.items())[:3])}>"
+        if tag == "style":
+            self.problems.append(f"<style> element: {where}")
+        if "style" in a:
+            self.problems.append(f"style attribute: {where}")
+        self.problems += [f"event handler {k}: {where}" for k in a if EVENT_HANDLER.match(k)]
+        for name in URL_ATTRIBUTES:
+            if a.get(name, "").strip().lower().startswith("javascript:"):
+                self.problems.append(f"javascript: URL: {where}")
+        if tag == "script":
+            if "src" in a:
+                if not a["src"].startswith("/static/"):
+                    self.problems.append(f"script from elsewhere: {where}")
+            elif a.get("type", "").lower() != "application/json":
+                self.problems.append(f"inline script: {where}")
+            self._in_script, self._script_text = True, []
+        if tag == "link" and "stylesheet" in a.get("rel", "").split() and not a.get("href", "").startswith("/static/"):
+            self.problems.append(f"style sheet from elsewhere: {where}")
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self._script_text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            text = "".join(self._script_text).strip()
+            if text:
+                try:
+                    json.loads(text)
+                except ValueError:
+                    self.problems.append(f"script body that is not JSON: {text[:60]!r}")
+            self._in_script = False
+
+
+def inline_code(html: str) -> list[str]:
+    """What in a page (or fragment) a strict Content-Security-Policy refuses; [] when clean."""
+    parser = _InlineCode()
+    parser.feed(html)
+    parser.close()
+    return parser.problems

@@ -16,9 +16,10 @@ from flask import Flask
 from sqlalchemy import select, text
 
 from scorekeeper.extensions import db
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import EntryRow, Evening, TableAction
-from scorekeeper.scoring import Cut, HandEntry
+from scorekeeper.scoring import Cut
 from scorekeeper.services import circles, evenings
 from scorekeeper.services import digital_table as tables
 

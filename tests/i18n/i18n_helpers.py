@@ -16,8 +16,8 @@ from babel.messages.pofile import read_po
 from flask import Flask
 
 from scorekeeper.game.contracts import all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.scoring.slate import Slate
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import evenings as evening_service

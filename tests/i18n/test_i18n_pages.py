@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 from i18n_helpers import load_catalog, make_evening, rows_shown, visible_texts, whole_evening
 from shared_helpers import flashes
 
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.i18n import LANGUAGES
-from scorekeeper.scoring.entries import HandEntry
 
 DE = {"Accept-Language": "de-CH,de;q=0.9,en;q=0.5"}
 EN = {"Accept-Language": "en-GB,en;q=0.8"}

@@ -19,9 +19,9 @@ from sqlalchemy import create_engine, inspect, select, text
 
 from scorekeeper.config import MIGRATIONS_DIR
 from scorekeeper.extensions import db
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
-from scorekeeper.scoring import HandEntry
 from scorekeeper.services import circles, evenings
 
 SCRIPTS = ScriptDirectory(str(MIGRATIONS_DIR))

@@ -7,10 +7,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from scorekeeper.game.contracts import all_contracts
+from shared_helpers import row_contracts
+
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant
 from scorekeeper.render import Marks, PictureRow, SlatePicture
-from scorekeeper.scoring import Cut, HandEntry, Result, Slate, draw_cut, final_result, payout, ties
+from scorekeeper.scoring import Cut, Result, Slate, draw_cut, final_result, payout, ties
 
 NAMES = ("Anna", "Beat", "Cla", "Dora")
 
@@ -39,10 +41,7 @@ def play(
         rows = slate.open_rows(side)
         key = tie_row if tie_row in rows else rng.choice(rows)
         row = ruleset.row(key)
-        contract = None
-        if row.is_choice:
-            options = [c for k in row.kinds for c in all_contracts(k) if row.allows(c)]
-            contract = rng.choice(options)
+        contract = rng.choice(row_contracts(row)) if row.is_choice else None
         if turn == 2 and matches:
             entry = HandEntry(key, seat, contract, 157, 0, match=True)
             matches -= 1

@@ -1,18 +1,17 @@
-"""Helpers for the scoring tests: random but valid evenings, and short constructors."""
+"""Helpers of the scoring tests: random but valid evenings, short constructors, the
+book's evening (``BOOK``, ``slate_of``), and checks of a settlement."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from scorekeeper.game.contracts import Contract, all_contracts
-from scorekeeper.game.rulesets import Row, RuleSet
-from scorekeeper.scoring import HandEntry, Slate
+from shared_helpers import row_contracts
 
-
-def contracts_for(row: Row) -> list[Contract]:
-    """Every concrete contract a row accepts."""
-    return [c for k in row.kinds for c in all_contracts(k) if row.allows(c)]
+from scorekeeper.game.contracts import Contract
+from scorekeeper.game.hand_entry import HandEntry
+from scorekeeper.game.rulesets import RuleSet
+from scorekeeper.scoring import Slate, Transfer
 
 
 def hand(
@@ -34,18 +33,19 @@ def random_entry(ruleset: RuleSet, slate: Slate, rng: random.Random, *, seich_ra
     """
     if slate.complete:
         row = rng.choice(ruleset.rows)
-        return HandEntry(row.key, rng.randrange(ruleset.n_players), rng.choice(contracts_for(row)), 80, 77)
+        return HandEntry(row.key, rng.randrange(ruleset.n_players), rng.choice(row_contracts(row)), 80, 77)
     speakers = [slate.turn(0)]
     while speakers[-1].may_pass:
         speakers.append(slate.turn(len(speakers)))
     seat = (speakers[0] if rng.random() < 0.5 else rng.choice(speakers)).seat
     barrel = slate.barrel_seat
+    assert barrel is not None  # the slate is not complete
     side = ruleset.side_of(seat)
-    barrel_side = ruleset.side_of(barrel)  # type: ignore[arg-type]
+    barrel_side = ruleset.side_of(barrel)
     if ruleset.seich and barrel_side not in slate.seich_used and rng.random() < seich_rate:
-        return HandEntry.seich_hand(barrel)  # type: ignore[arg-type]
+        return HandEntry.seich_hand(barrel)
     row = ruleset.row(rng.choice(slate.open_rows(side)))
-    contract = rng.choice(contracts_for(row)) if row.is_choice or rng.random() < 0.5 else None
+    contract = rng.choice(row_contracts(row)) if row.is_choice or rng.random() < 0.5 else None
     roll = rng.random()
     if roll < 0.08:
         return HandEntry(row.key, seat, contract, 157, 0, match=True)
@@ -85,12 +85,24 @@ def min_transfers_brute(net: list[int]) -> int:
     return best
 
 
+def assert_settles(net: Sequence[int], transfers: Sequence[Transfer]) -> None:
+    """``transfers`` move exactly ``net``: positive amounts, nobody pays herself, at most
+    one transfer fewer than there are players."""
+    assert len(transfers) <= max(0, len(net) - 1)
+    balance = [0] * len(net)
+    for t in transfers:
+        assert t.rappen > 0 and t.payer != t.payee
+        balance[t.payer] -= t.rappen
+        balance[t.payee] += t.rappen
+    assert balance == list(net)
+
+
 def outcome_entry(ruleset: RuleSet, row_key: str, seat: int, outcome: int) -> HandEntry:
     """A hand in ``row_key`` writing ``outcome``: points 0..157, 257 a match, -1 a countermatch.
 
     A choice row is played as its first non-Misère contract (Misère swaps the piles)."""
     row = ruleset.row(row_key)
-    contract = next(c for c in contracts_for(row) if not c.is_misere) if row.is_choice else None
+    contract = next(c for c in row_contracts(row) if not c.is_misere) if row.is_choice else None
     if outcome == 257:
         return HandEntry(row_key, seat, contract, 157, 0, match=True)
     if outcome == -1:

@@ -4,11 +4,13 @@ and keeps every later hand valid."""
 from __future__ import annotations
 
 import pytest
-from scoring_helpers import contracts_for, hand
+from scoring_helpers import hand
+from shared_helpers import row_contracts
 
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.scoring import HandEntry, Slate, verify_entry
+from scorekeeper.scoring import Slate, verify_entry
 
 THREE = default_ruleset(Variant.THREE)
 CLUB = default_ruleset(Variant.CLUB)
@@ -52,7 +54,7 @@ def test_unknown_index() -> None:
 
 def _choice(rs, key: str):
     row = rs.row(key)
-    return contracts_for(row)[0] if row.is_choice else None
+    return row_contracts(row)[0] if row.is_choice else None
 
 
 def test_correction_into_a_seich_checks_the_barrel_and_the_teams_seich() -> None:

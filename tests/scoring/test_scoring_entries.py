@@ -19,8 +19,9 @@ from scorekeeper.game.contracts import (
     suit_contract,
 )
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.scoring import ERROR_CODES, HandEntry, Slate, cell_value, verify_entry
+from scorekeeper.scoring import ERROR_CODES, Slate, cell_value, verify_entry
 
 THREE = default_ruleset(Variant.THREE)
 TEAMS = default_ruleset(Variant.TEAMS)
@@ -139,8 +140,8 @@ FULL_SIDE0 = [hand(r.key, 0, 50, contract=OBENABE if r.is_choice else None) for 
         (THREE, [], hand("obenabe", 0, 50, contract=UNDENUFE), "contract_not_allowed"),
         (TEAMS, [], hand("joker1", 0, 50, contract=SLALOM_OBE), "contract_not_allowed"),
         (CLUB, [], hand("misere_zwueschi", 0, 50, contract=OBENABE), "contract_not_allowed"),
-        (THREE, [], HandEntry("suit_C", 0, None, 50.5, 106.5), "points_not_whole"),  # type: ignore[arg-type]
-        (THREE, [], HandEntry("suit_C", 0, None, True, 156), "points_not_whole"),  # type: ignore[arg-type]
+        (THREE, [], HandEntry("suit_C", 0, None, 50.5, 106.5), "points_not_whole"),  # type: ignore[arg-type]  # forged
+        (THREE, [], HandEntry("suit_C", 0, None, True, 156), "points_not_whole"),  # type: ignore[arg-type]  # forged
         (THREE, [], HandEntry("suit_C", 0, None, 158, -1), "points_range"),
         (THREE, [], HandEntry("suit_C", 0, None, -1, 158), "points_range"),
         (THREE, [], HandEntry("suit_C", 0, None, 100, 56), "points_sum"),

@@ -12,8 +12,9 @@ import pytest
 from scoring_helpers import BOOK, hand, outcome_entry, random_evening, slate_of
 
 from scorekeeper.game.contracts import Contract, Kind
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import EXTRA_ROWS, Variant, default_ruleset
-from scorekeeper.scoring import Cut, HandEntry, Slate, Tie, final_result, ties
+from scorekeeper.scoring import Cut, Slate, Tie, final_result, ties
 from scorekeeper.scoring.entries import outcome_of
 from scorekeeper.scoring.forecast import (
     BLEND,

@@ -15,20 +15,20 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scoring_helpers import BOOK, hand, outcome_entry, random_evening, slate_of
+from shared_helpers import SOAK
 
 from scorekeeper.game.contracts import Contract, Kind
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.scoring import Cut, HandEntry, Slate, cell_value, draw_cut, final_result, ties
+from scorekeeper.scoring import Cut, Slate, cell_value, draw_cut, final_result, ties
 from scorekeeper.scoring.outlook import POINTS_LINE, outlook, ruleset_row_maxima
 from scorekeeper.scoring.outlook_three import row_range
 
-SOAK = os.environ.get("SCOREKEEPER_SOAK") == "1"
 PROFILE = settings(
     max_examples=300 if SOAK else 30,
     deadline=None,

@@ -12,9 +12,9 @@ from scoring_helpers import hand, random_evening
 
 from scorekeeper.game.contracts import OBENABE, Contract, Kind, Mode
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.scoring import (
-    HandEntry,
     Slate,
     cell_value,
     draw_cut,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from scoring_helpers import min_transfers_brute
+from scoring_helpers import assert_settles, min_transfers_brute
 
 from scorekeeper.game.rulesets import RuleSet, Stake, Variant, default_ruleset
 from scorekeeper.scoring import Result, Transfer, payout, settle
@@ -97,16 +97,7 @@ def test_round_half_up() -> None:
 def test_fewest_transfers_known_cases(net: list[int], count: int) -> None:
     transfers = settle(net)
     assert len(transfers) == count
-    _assert_settles(net, transfers)
-
-
-def _assert_settles(net: list[int], transfers: list[Transfer]) -> None:
-    balance = [0] * len(net)
-    for t in transfers:
-        assert t.rappen > 0 and t.payer != t.payee
-        balance[t.payer] -= t.rappen
-        balance[t.payee] += t.rappen
-    assert balance == list(net)
+    assert_settles(net, transfers)
 
 
 def test_settle_is_deterministic_and_ordered() -> None:

@@ -5,18 +5,18 @@ Modest by default; ``SCOREKEEPER_SOAK=1`` runs many more examples.
 
 from __future__ import annotations
 
-import os
 import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scoring_helpers import contracts_for, min_transfers_brute, random_entry, random_evening
+from scoring_helpers import assert_settles, min_transfers_brute, random_entry, random_evening
+from shared_helpers import SOAK, row_contracts
 
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Stake, Variant, default_ruleset
-from scorekeeper.scoring import HandEntry, Slate, cell_value, draw_cut, final_result, payout, settle, ties, verify_entry
+from scorekeeper.scoring import Slate, cell_value, draw_cut, final_result, payout, settle, ties, verify_entry
 
-SOAK = os.environ.get("SCOREKEEPER_SOAK") == "1"
 PROFILE = settings(
     max_examples=400 if SOAK else 25,
     deadline=None,
@@ -65,17 +65,7 @@ def test_evening_to_payout(variant: Variant, seed: int, early: bool, stake: Stak
         assert set(res.winners) == {s for s in range(rs.n_sides) if res.totals[s] == max(res.totals)}
     pay = payout(rs, res)
     assert len(pay.net) == rs.n_players and sum(pay.net) == 0
-    _assert_transfers(pay.net, pay.transfers)
-
-
-def _assert_transfers(net, transfers) -> None:
-    assert len(transfers) <= max(0, len(net) - 1)
-    balance = [0] * len(net)
-    for t in transfers:
-        assert t.rappen > 0 and t.payer != t.payee
-        balance[t.payer] -= t.rappen
-        balance[t.payee] += t.rappen
-    assert balance == list(net)
+    assert_settles(pay.net, pay.transfers)
 
 
 @PROFILE
@@ -83,7 +73,7 @@ def _assert_transfers(net, transfers) -> None:
 def test_settle_any_zero_sum_table(amounts: list[int]) -> None:
     net = amounts + [-sum(amounts)]
     transfers = settle(net)
-    _assert_transfers(net, transfers)
+    assert_settles(net, transfers)
     assert len(transfers) == min_transfers_brute(net)
 
 
@@ -106,7 +96,7 @@ def _mutate(rs, slate: Slate, rng: random.Random) -> HandEntry:
             good.seich,
         )
     if choice < 0.45:
-        contract = rng.choice([None, *contracts_for(rng.choice(rs.rows))])
+        contract = rng.choice([None, *row_contracts(rng.choice(rs.rows))])
         return HandEntry(row.key, rng.randrange(rs.n_players), contract, 70, 87)
     if choice < 0.6:
         d = rng.randint(-5, 162)

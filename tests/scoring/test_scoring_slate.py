@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from scoring_helpers import contracts_for, hand
+from scoring_helpers import hand
+from shared_helpers import row_contracts
 
 from scorekeeper.game.contracts import OBENABE
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.scoring import HandEntry, Slate
+from scorekeeper.scoring import Slate
 
 THREE = default_ruleset(Variant.THREE)
 TEAMS = default_ruleset(Variant.TEAMS)
@@ -16,7 +18,7 @@ CLUB = default_ruleset(Variant.CLUB)
 
 
 def _fill(rs, seat: int, points: int = 50) -> list[HandEntry]:
-    return [hand(r.key, seat, points, contract=contracts_for(r)[0] if r.is_choice else None) for r in rs.rows]
+    return [hand(r.key, seat, points, contract=row_contracts(r)[0] if r.is_choice else None) for r in rs.rows]
 
 
 def test_empty_slate() -> None:
@@ -36,9 +38,9 @@ def test_first_dealer_must_be_a_seat() -> None:
 def test_cells_and_raw_totals_three_players() -> None:
     entries = [hand("suit_C", 0, 80), hand("suit_C", 1, 157, match=True), hand("joker1", 1, 101, contract=OBENABE)]
     s = Slate.build(THREE, 0, entries)
-    assert s.cell("suit_C", 1).value == 257  # type: ignore[union-attr]
-    assert s.cell("suit_C", 1).index == 1  # type: ignore[union-attr]
-    assert s.cell("joker1", 1).contract == OBENABE  # type: ignore[union-attr]
+    match, joker = s.cell("suit_C", 1), s.cell("joker1", 1)
+    assert match is not None and match.value == 257 and match.index == 1
+    assert joker is not None and joker.contract == OBENABE
     assert s.cell("suit_C", 2) is None
     assert s.totals == [80, 358, 0]  # raw sums, 257 for the match
     assert s.open_rows(1) == [r.key for r in THREE.rows if r.key not in ("suit_C", "joker1")]

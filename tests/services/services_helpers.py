@@ -7,9 +7,10 @@ from collections.abc import Iterator
 from shared_helpers import rid
 
 from scorekeeper.game.contracts import Contract, all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.models import Evening
-from scorekeeper.scoring import HandEntry, Slate
+from scorekeeper.scoring import Slate
 from scorekeeper.services import evenings
 
 NAMES = ("Anna", "Beat", "Carla", "Dölf")

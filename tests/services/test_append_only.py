@@ -9,9 +9,10 @@ from shared_helpers import rid
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import AppliedRequest, CutRow, EntryRow, Evening
-from scorekeeper.scoring import Cut, HandEntry
+from scorekeeper.scoring import Cut
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
 

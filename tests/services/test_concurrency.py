@@ -17,9 +17,9 @@ from shared_helpers import race, rid
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import AppliedRequest, EntryRow, Evening
-from scorekeeper.scoring import HandEntry
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
 

@@ -11,9 +11,10 @@ from services_helpers import NAMES
 from shared_helpers import rid
 
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
-from scorekeeper.scoring import Cut, HandEntry, Tie
+from scorekeeper.scoring import Cut, Tie
 from scorekeeper.services import circles, evenings
 
 

@@ -15,9 +15,10 @@ from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import AppliedRequest, EntryRow, Evening
-from scorekeeper.scoring import HandEntry, Slate, final_result, payout
+from scorekeeper.scoring import Slate, final_result, payout
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
 

@@ -14,9 +14,9 @@ from sqlalchemy import select
 
 from scorekeeper.extensions import db
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Circle
-from scorekeeper.scoring import HandEntry
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import NotFound, StaleVersion
 

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from services_helpers import NAMES, next_hand
 from shared_helpers import SOAK, rid
 
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import EntryRow
-from scorekeeper.scoring import HandEntry, Slate
+from scorekeeper.scoring import Slate
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.replay import audit_trail, build_slate, hand_fields, replay, to_hand
 

@@ -13,7 +13,7 @@ from table_helpers import every_card_name, start_evening
 
 from scorekeeper.api.shapes import SCHEMAS
 from scorekeeper.api.validation import validate
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.cards import Card
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.services import digital_table as tables

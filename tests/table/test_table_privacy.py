@@ -19,7 +19,7 @@ from shared_helpers import SOAK
 from table_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, csrf, every_card_name, join, open_table, start_evening
 from werkzeug.test import TestResponse
 
-from scorekeeper.engine.tables import card_ints
+from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.services import digital_table as tables
 

@@ -10,9 +10,9 @@ from flask import Flask
 from shared_helpers import hand_data, hidden, rid
 from table_helpers import LEVEL, start_evening
 
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.models import Evening
-from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.services import circles, evenings
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services.replay import LogItem, digital_positions

@@ -13,8 +13,9 @@ from shared_helpers import hidden
 from web_helpers import create_circle, start_evening
 
 from scorekeeper.game.cards import DeckStyle
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_deck, default_ruleset
-from scorekeeper.scoring import Cut, HandEntry
+from scorekeeper.scoring import Cut
 from scorekeeper.services import circles, evenings
 
 API = "/api/v1"

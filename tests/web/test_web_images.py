@@ -14,12 +14,13 @@ from PIL import Image
 from shared_helpers import rid
 
 from scorekeeper.game.contracts import all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.models import Evening
 from scorekeeper.present.labels import row_label
 from scorekeeper.present.picture import slate_picture
 from scorekeeper.render import WIDTH, Marks, SlatePicture, picture_height
-from scorekeeper.scoring import HandEntry, Payout, Result, Slate
+from scorekeeper.scoring import Payout, Result, Slate
 from scorekeeper.services import circles, evenings
 
 NAMES = ["Anna", "Beat", "Cla", "Dora"]

@@ -13,11 +13,11 @@ from shared_helpers import flashes, forms, hand_data, hidden
 from web_helpers import create_circle, fill_evening, post_hand, start_evening, start_form, version_of
 
 from scorekeeper.game.contracts import Kind, all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.i18n import local_date, local_datetime
 from scorekeeper.present.labels import SHY, hyphenate
 from scorekeeper.present.slate import build_slate_view
-from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.scoring.slate import Slate
 from scorekeeper.services import circles, evenings
 

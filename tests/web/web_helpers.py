@@ -15,8 +15,8 @@ from flask.testing import FlaskClient
 from shared_helpers import flashes, hand_data, hidden
 
 from scorekeeper.game.contracts import all_contracts
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
-from scorekeeper.scoring.entries import HandEntry
 from scorekeeper.scoring.slate import Slate
 
 NAMES = {

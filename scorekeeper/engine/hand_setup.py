@@ -1,4 +1,6 @@
-"""Choosing the contract (RULES.md 5): who speaks, what she may announce.
+"""What a hand needs to know of the evening before the deal (``HandSetup``), and
+from it the choosing of the contract (RULES.md 5): who speaks, what she may
+announce.
 
 The turn order and the barrel come from ``scorekeeper.game.turns`` so the
 digital table and the slate's turn guide can never disagree.

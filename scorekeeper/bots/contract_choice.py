@@ -96,8 +96,8 @@ def decide(view: SeatView, ruleset: RuleSet, estimates: Mapping[Contract, float]
     """The bidding action given an estimate of the card points of every contract."""
     side = ruleset.side_of(view.seat)
     options = announcements(view, ruleset)
-    if not options:  # cannot happen to a seat that speaks (its side has open rows); stay legal
-        return view.legal_actions[0]
+    if not options:  # a seat that speaks has open rows, and every row some contract
+        raise ValueError("no contract to announce for this seat")
     n_open = len(view.open_rows[side])
     best_action = options[0][0]
     best_u = -math.inf
@@ -167,7 +167,7 @@ def estimate_by_playouts(
     per = nt
     totals = dict.fromkeys(contracts, 0.0)
     first = best_block(hand, (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE), shape_of(n, ruleset.teams))
-    tables = {c: points_table(c, ruleset.undenufe_six11, (first,)) for c in contracts}
+    card_points = {c: points_table(c, ruleset.undenufe_six11, (first,)) for c in contracts}
     samples = 0
     last = t0
     while samples < max_samples:
@@ -175,12 +175,12 @@ def estimate_by_playouts(
         hands = [0] * n
         hands[seat] = hand
         for i, s in enumerate(others):
-            for c in unseen[i * per : (i + 1) * per]:
-                hands[s] |= 1 << c
+            for card in unseen[i * per : (i + 1) * per]:
+                hands[s] |= 1 << card
         for c in contracts:
             modes = _modes(c, first, nt, rng)
             pts, won = policy_playout(
-                hands, seat, modes, tables[c], (), teams, rng.random, EPSILON, c.is_misere, teams[seat]
+                hands, seat, modes, card_points[c], (), teams, rng.random, EPSILON, c.is_misere, teams[seat]
             )
             totals[c] += hand_value(teams, seat, seat, c.is_misere, nt, pts, won)
         samples += 1

@@ -1,10 +1,14 @@
-"""Precomputed tables shared by the full engine and the fast playout path.
+"""Bitmask lookups shared by the full engine and the fast path (``fast``).
 
 Cards are ints 0..35 (``suit * 9 + rank``, rank 0 = six .. 8 = ace) and a set of
 cards is a 36-bit mask. Everything a trick needs is looked up here, never
 recomputed per card.
 
-Trick modes are small ints (``mode id``):
+Two id spaces, and no value belongs to both (a mode id where a valuation id is
+due fails loudly instead of counting the wrong points):
+
+Trick modes (``mode id``; ``STRENGTH``, ``UNDER``, ``LEGAL_PARAMS`` are indexed
+by ``mode id * 4 + led suit``):
 
 ====  ==========================================
 0..3  trump in suit 0..3 (clubs, diamonds, spades, hearts)
@@ -14,12 +18,20 @@ Trick modes are small ints (``mode id``):
 7     Tutti (the led suit is trump for the trick)
 ====  ==========================================
 
-Valuations (how every card of the hand is counted) are ints too: 0..3 trump in
-that suit, 4 Obenabe (also Tutti and Zwüschedüre), 5 Undenufe, 6 Undenufe with
-the "ace 0 / six 11" option.
+Valuations (``valuation id``: how every card of the hand is counted; ``POINTS``
+is keyed by them):
+
+======  ==========================================
+8..11   trump in suit 0..3
+12      Obenabe (also Tutti and Zwüschedüre)
+13      Undenufe
+14      Undenufe with the "ace 0 / six 11" option
+======  ==========================================
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from scorekeeper.game.cards import Card, Suit
 from scorekeeper.game.contracts import Mode, TrickMode
@@ -29,10 +41,12 @@ UNDENUFE_ID = 5
 ZWUE_ID = 6
 TUTTI_ID = 7
 N_MODES = 8
-UNDENUFE_SIX11_ID = 6  # a valuation id, not a mode id
+VAL_TRUMP = 8  # + suit
+VAL_OBENABE = 12
+VAL_UNDENUFE = 13
+VAL_UNDENUFE_SIX11 = 14
+VALUATIONS = tuple(range(VAL_TRUMP, VAL_UNDENUFE_SIX11 + 1))
 LAST_TRICK_BONUS = 5
-MATCH_BONUS = 100
-HAND_POINTS = 157
 
 FULL = (1 << 36) - 1
 SUIT_MASK: tuple[int, ...] = tuple(0x1FF << (9 * s) for s in range(4))
@@ -46,13 +60,20 @@ _TRUMP_ORDER = (0, 1, 2, 7, 3, 8, 4, 5, 6)
 _ZWUE_ORDER = (1, 2, 3, 4, 5, 4, 3, 2, 1)
 
 
+_NO_TRUMP_IDS = {
+    Mode.OBENABE: OBENABE_ID,
+    Mode.UNDENUFE: UNDENUFE_ID,
+    Mode.ZWUESCHEDUERE: ZWUE_ID,
+    Mode.TUTTI: TUTTI_ID,
+}
+
+
 def mode_id(tm: TrickMode) -> int:
+    """The mode id of a trick mode."""
     if tm.mode is Mode.TRUMP:
         assert tm.suit is not None
         return int(tm.suit)
-    return {Mode.OBENABE: OBENABE_ID, Mode.UNDENUFE: UNDENUFE_ID, Mode.ZWUESCHEDUERE: ZWUE_ID, Mode.TUTTI: TUTTI_ID}[
-        tm.mode
-    ]
+    return _NO_TRUMP_IDS[tm.mode]
 
 
 def _trick_mode(mid: int) -> TrickMode:
@@ -61,7 +82,7 @@ def _trick_mode(mid: int) -> TrickMode:
     return TrickMode((Mode.OBENABE, Mode.UNDENUFE, Mode.ZWUESCHEDUERE, Mode.TUTTI)[mid - 4])
 
 
-TRICK_MODES: tuple[TrickMode, ...] = tuple(_trick_mode(m) for m in range(8))
+TRICK_MODES: tuple[TrickMode, ...] = tuple(_trick_mode(m) for m in range(N_MODES))
 
 
 def trick_mode(mid: int) -> TrickMode:
@@ -70,26 +91,28 @@ def trick_mode(mid: int) -> TrickMode:
 
 
 def valuation_id(tm: TrickMode, undenufe_six11: bool = False) -> int:
+    """The valuation id of a hand valued by the trick mode ``tm``."""
     mid = mode_id(tm)
     if mid < 4:
-        return mid
+        return VAL_TRUMP + mid
     if mid == UNDENUFE_ID:
-        return UNDENUFE_SIX11_ID if undenufe_six11 else UNDENUFE_ID
-    return OBENABE_ID  # Obenabe, Tutti, Zwüschedüre
+        return VAL_UNDENUFE_SIX11 if undenufe_six11 else VAL_UNDENUFE
+    return VAL_OBENABE  # Obenabe, Tutti, Zwüschedüre
 
 
 def _points(val: int, card: int) -> int:
     s, r = divmod(card, 9)
-    if val < 4 and s == val:
+    if val < VAL_OBENABE and s == val - VAL_TRUMP:
         return (0, 0, 0, 14, 10, 20, 3, 4, 11)[r]
-    if val < 4:
+    if val < VAL_OBENABE:
         return (0, 0, 0, 0, 10, 2, 3, 4, 11)[r]
-    if val == UNDENUFE_SIX11_ID:
+    if val == VAL_UNDENUFE_SIX11:
         return (11, 0, 8, 0, 10, 2, 3, 4, 0)[r]
     return (0, 0, 8, 0, 10, 2, 3, 4, 11)[r]
 
 
-POINTS: tuple[tuple[int, ...], ...] = tuple(tuple(_points(v, c) for c in range(36)) for v in range(7))
+# POINTS[valuation id][card]: card points.
+POINTS: Mapping[int, tuple[int, ...]] = {v: tuple(_points(v, c) for c in range(36)) for v in VALUATIONS}
 
 
 def _strength(mid: int, led: int, card: int) -> int:
