@@ -129,6 +129,20 @@ def side_labels(ruleset: RuleSet, names: Sequence[str]) -> list[str]:
     return [" & ".join(names[s] for s in ruleset.seats_of(side)) for side in range(ruleset.n_sides)]
 
 
+def short_names(names: Sequence[str]) -> list[str]:
+    """A short form of each name, unique within ``names`` (without regard to case), for places
+    too narrow for the full name (under a card): the first word (``Anne-Marie``); where first
+    words clash, the first word and the last word's initial (``Hans M.``); where that still
+    clashes, the full name. Pages that use them show the full names too."""
+    words = [n.split() or [n] for n in names]
+    short = [w[0] for w in words]
+    initial = [f"{w[0]} {w[-1][:1]}." if len(w) > 1 else w[0] for w in words]
+    for longer in (initial, [" ".join(w) for w in words]):
+        folded = [s.casefold() for s in short]
+        short = [longer[i] if folded.count(f) > 1 else short[i] for i, f in enumerate(folded)]
+    return short
+
+
 def level_labels(levels: Sequence[str]) -> dict[str, str]:
     """The computer levels, in the order given, as the organiser reads them."""
     return {level: str(LEVEL_LABELS.get(level, level)) for level in levels}

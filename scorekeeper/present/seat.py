@@ -13,20 +13,27 @@ from dataclasses import dataclass, field
 
 from ..engine import PASS, SEICH, SeatView, decode_announce
 from ..engine.actions import KOMISCH_OBENABE, KOMISCH_TRUMP, KOMISCH_UNDENUFE
-from ..game.cards import SUIT_SYMBOLS, Card, DeckStyle, card_name, rank_name
+from ..game.cards import Card, DeckStyle, Suit
+from ..game.contracts import Mode, TrickMode
+from ..game.faces import SuitFace, card_face, suit_face
 from ..game.rulesets import RuleSet
+from ..game.turns import forehand
 from ..i18n import _, current_language
-from .labels import contract_label, row_label, side_labels, suit_label
+from .labels import contract_label, row_label, short_names, side_labels, suit_label
 
 
 @dataclass(frozen=True)
 class CardShown:
+    """A card as the seat page draws it: the deck's own face from its sprite (``game.faces``),
+    the trump overlay on a trump card, and the words a screen reader says."""
+
     action: int
     code: str  # compact notation (H9), for tests and the API
-    rank: str  # big text on the card
-    symbol: str
+    name: str  # accessible name in the deck style and language ("ace of roses, trump")
+    sprite: str  # the deck's sprite, a path under static/ ("cards/swiss.svg")
+    symbol: str  # the card's symbol in it ("HA", "HJ-de" for a German French jack)
     suit: int
-    name: str  # full name in the deck style and language
+    trump: bool = False
     legal: bool = False
 
 
@@ -35,6 +42,29 @@ class Choice:
     action: int
     label: str
     group: str = ""
+    suit: SuitFace | None = None  # a trump suit chosen by this button: its symbol beside the words
+
+
+@dataclass(frozen=True)
+class SeatShown:
+    """One player at the table, as every seat sees her: the full name and her roles in words."""
+
+    seat: int
+    name: str  # the full name (wraps; never cut)
+    short: str  # the evening's short form, under her cards on the table
+    cards_left: int
+    roles: tuple[str, ...]  # "Dealer", "Forehand", "Declarer", "To play"
+    me: bool
+    to_move: bool
+
+
+@dataclass(frozen=True)
+class Played:
+    """A card on the table and who played it (her short form; her full name is in the ring)."""
+
+    seat: int
+    who: str
+    card: CardShown
 
 
 def grouped(choices: Sequence[Choice]) -> list[tuple[str, list[Choice]]]:
@@ -58,28 +88,38 @@ class SeatPage:
     declarer: str | None
     playing: str | None  # the contract (and row) being played
     trick_mode: str | None
+    trump: SuitFace | None  # the current trick's trump suit (its symbol beside "Trumps: ...")
     hand: list[CardShown]
-    trick: list[tuple[str, CardShown]]  # (player, card), leader first
+    trick: list[Played]  # leader first
     leader: str
-    last_trick: list[tuple[str, CardShown]]
+    last_trick: list[Played]
     last_winner: str | None
-    side_names: list[str]
+    side_names: list[str]  # short forms (``Anne-Marie & Hans-Peter``)
     side_points: list[int]
     side_tricks: list[int]
-    open_rows: list[tuple[str, list[str]]]  # (side name, row labels)
-    ring: list[tuple[str, int, str]] = field(default_factory=list)  # (name, cards left, markers) per seat
+    open_rows: list[tuple[str, list[str]]]  # (side name, row labels): the row being played left out
+    ring: list[SeatShown] = field(default_factory=list)
     choices: list[Choice] = field(default_factory=list)
     choice_groups: list[tuple[str, list[Choice]]] = field(default_factory=list)
     may_pass: bool = False
     result: str | None = None
 
 
-def show_card(card: Card | int, deck: DeckStyle | str, legal: bool = False) -> CardShown:
+def show_card(
+    card: Card | int, deck: DeckStyle | str, *, trump: Suit | None = None, legal: bool = False, playable: bool = True
+) -> CardShown:
+    """``trump``: the suit that is trump for the trick the card is in (or would go to);
+    ``playable`` False adds "cannot be played now" to the spoken name (a card not legal on the
+    seat's own turn)."""
     c = Card(int(card))
-    lang = current_language()
-    r = rank_name(int(c.rank), deck, lang)
-    big = r if len(r) <= 2 else r[:1].upper()
-    return CardShown(int(c), c.name, big, SUIT_SYMBOLS[int(c.suit)], int(c.suit), card_name(c, deck, lang), legal)
+    face = card_face(c, deck, current_language())
+    is_trump = trump is not None and c.suit is trump
+    name = face.name
+    if is_trump:
+        name = _("%(card)s, trump", card=name)
+    if not playable:
+        name = _("%(card)s (cannot be played now)", card=name)
+    return CardShown(int(c), c.name, name, face.sprite, face.symbol, int(c.suit), is_trump, legal)
 
 
 def choice_label(ruleset: RuleSet, action: int) -> Choice:
@@ -89,7 +129,10 @@ def choice_label(ruleset: RuleSet, action: int) -> Choice:
     if action == SEICH:
         return Choice(action, _("Seich (throw the hand in)"))
     if KOMISCH_TRUMP <= action < KOMISCH_TRUMP + 4:
-        return Choice(action, _("Trumps: %(suit)s", suit=suit_label(action - KOMISCH_TRUMP, deck)), _("Next block"))
+        block = action - KOMISCH_TRUMP
+        return Choice(
+            action, _("Trumps: %(suit)s", suit=suit_label(block, deck)), _("Next block"), _suit_face(block, deck)
+        )
     if action == KOMISCH_OBENABE:
         return Choice(action, _("Obenabe"), _("Next block"))
     if action == KOMISCH_UNDENUFE:
@@ -101,19 +144,53 @@ def choice_label(ruleset: RuleSet, action: int) -> Choice:
     row = ruleset.row(key)
     name = row_label(row, deck)
     label = contract_label(contract, deck)
-    return Choice(action, label[:1].upper() + label[1:], f"{name} ×{row.factor}")
+    suit = None if contract.suit is None else _suit_face(contract.suit, deck)
+    return Choice(action, label[:1].upper() + label[1:], f"{name} ×{row.factor}", suit)
 
 
-def _trick(
-    view: SeatView, leader: int, cards: Sequence[Card], names: Sequence[str], deck: DeckStyle | str
-) -> list[tuple[str, CardShown]]:
-    return [(names[(leader + i) % view.n_players], show_card(c, deck)) for i, c in enumerate(cards)]
+def _suit_face(suit: Suit | int, deck: DeckStyle | str) -> SuitFace:
+    return suit_face(int(suit), deck, current_language())
+
+
+def trump_of(mode: TrickMode | None, trick: Sequence[Card]) -> Suit | None:
+    """The suit that is trump in a trick: the trump suit of a trump trick; in Tutti the
+    suit led (once a card is led); else none."""
+    if mode is None:
+        return None
+    if mode.mode is Mode.TRUMP:
+        return mode.suit
+    if mode.mode is Mode.TUTTI and trick:
+        return Card(int(trick[0])).suit
+    return None
+
+
+def _played(
+    view: SeatView,
+    leader: int,
+    cards: Sequence[Card],
+    short: Sequence[str],
+    deck: DeckStyle | str,
+    trump: Suit | None,
+) -> list[Played]:
+    seats = [(leader + i) % view.n_players for i in range(len(cards))]
+    return [Played(s, short[s], show_card(c, deck, trump=trump)) for s, c in zip(seats, cards, strict=True)]
+
+
+def _open_rows(ruleset: RuleSet, view: SeatView, sides: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """Each side's open rows. The engine gives them as they were when the hand was dealt; the
+    row the declarer chose leaves her side's list at once (it is being played, then written)."""
+    taken = None if view.declarer is None or view.row_key is None else ruleset.side_of(view.declarer)
+    return [
+        (sides[i], [row_label(ruleset.row(k), ruleset.deck) for k in keys if not (i == taken and k == view.row_key)])
+        for i, keys in enumerate(view.open_rows)
+    ]
 
 
 def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPage:
     deck = ruleset.deck
     legal = set(view.legal_actions)
-    sides = side_labels(ruleset, names)
+    short = short_names(names)
+    sides = side_labels(ruleset, short)
     points = [0] * ruleset.n_sides
     won = [0] * ruleset.n_sides
     for s in range(view.n_players):
@@ -125,6 +202,9 @@ def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPag
         played_as, row_name = contract_label(view.contract, deck), row_label(row, deck)
         same = played_as.casefold() == row_name.casefold()
         playing = f"{row_name} ×{row.factor}" if same else f"{played_as} · {row_name} ×{row.factor}"
+    trump = trump_of(view.trick_mode, view.trick) if view.phase == "playing" else None
+    mode_trump = view.trick_mode.suit if view.trick_mode is not None and view.phase == "playing" else None
+    choosing_card = view.my_turn and view.phase == "playing"
     last = view.tricks[-1] if view.tricks else None
     page = SeatPage(
         seat=view.seat,
@@ -136,19 +216,28 @@ def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPag
         declarer=None if view.declarer is None else names[view.declarer],
         playing=playing,
         trick_mode=None if view.trick_mode is None else _mode_text(view, deck),
-        hand=[show_card(c, deck, int(c) in legal) for c in view.hand],
-        trick=_trick(view, view.leader, view.trick, names, deck),
+        trump=None if mode_trump is None else _suit_face(mode_trump, deck),
+        hand=[
+            show_card(c, deck, trump=trump, legal=int(c) in legal, playable=not choosing_card or int(c) in legal)
+            for c in view.hand
+        ],
+        trick=_played(view, view.leader, view.trick, short, deck, trump),
         leader=names[view.leader],
-        last_trick=[] if last is None else _trick(view, last.leader, last.cards, names, deck),
+        last_trick=[]
+        if last is None
+        else _played(view, last.leader, last.cards, short, deck, trump_of(last.mode, last.cards)),
         last_winner=None if last is None else names[last.winner],
         side_names=sides,
         side_points=points,
         side_tricks=won,
-        open_rows=[
-            (sides[i], [row_label(ruleset.row(k), deck) for k in keys]) for i, keys in enumerate(view.open_rows)
-        ],
+        open_rows=_open_rows(ruleset, view, sides),
     )
-    page.ring = [(names[s], view.hand_sizes[s], _markers(view, s)) for s in range(view.n_players)]
+    page.ring = [
+        SeatShown(
+            s, names[s], short[s], view.hand_sizes[s], _roles(ruleset, view, s), s == view.seat, s == view.to_move
+        )
+        for s in range(view.n_players)
+    ]
     if view.my_turn and view.phase in ("bidding", "komisch"):
         page.choices = [choice_label(ruleset, a) for a in view.legal_actions if a != PASS]
         page.choice_groups = grouped(page.choices)
@@ -158,11 +247,18 @@ def seat_page(ruleset: RuleSet, names: Sequence[str], view: SeatView) -> SeatPag
     return page
 
 
-def _markers(view: SeatView, seat: int) -> str:
-    """Public marks next to a name: ▶ to move, ★ declarer, D dealer."""
-    return "".join(
-        mark
-        for mark, on in (("▶", view.to_move == seat), ("★", view.declarer == seat), ("D", view.dealer == seat))
+def _roles(ruleset: RuleSet, view: SeatView, seat: int) -> tuple[str, ...]:
+    """What a player is in this hand, in words (no symbol to decode): dealer, forehand,
+    declarer, and whose move it is (choosing, or to play)."""
+    moving = _("Choosing") if view.phase in ("bidding", "komisch") else _("To play")
+    return tuple(
+        word
+        for word, on in (
+            (moving, view.to_move == seat),
+            (_("Dealer"), view.dealer == seat),
+            (_("Forehand"), forehand(ruleset, view.dealer) == seat),
+            (_("Declarer"), view.declarer == seat),
+        )
         if on
     )
 
@@ -175,7 +271,7 @@ def _mode_text(view: SeatView, deck: DeckStyle | str) -> str:
     return {
         "obenabe": _("Obenabe"),
         "undenufe": _("Undenufe"),
-        "tutti": _("Tutti"),
+        "tutti": _("Tutti: the suit led is trump"),
         "zwuescheduere": _("Zwüschedüre"),
     }.get(tm.mode.value, tm.mode.value)
 

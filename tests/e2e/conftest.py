@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from e2e_helpers import Watch, in_thread
+from flask import Flask
 from werkzeug.serving import make_server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -50,8 +51,9 @@ def chromium() -> Iterator[Any]:
 
 
 @pytest.fixture
-def live_server(db_url: str) -> Iterator[str]:
-    """The app on 127.0.0.1:<free port> with its own migrated database and CSRF on."""
+def live_app(db_url: str) -> Iterator[tuple[str, Flask]]:
+    """The app on 127.0.0.1:<free port> with its own migrated database and CSRF on, and the
+    app itself (a test may set a table up through the services, in ``app.app_context()``)."""
     from scorekeeper.app import create_app
     from scorekeeper.extensions import db
 
@@ -60,11 +62,17 @@ def live_server(db_url: str) -> Iterator[str]:
     )
     try:
         with in_thread(make_server("127.0.0.1", 0, app, threaded=True)) as url:
-            yield url
+            yield url, app
     finally:
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
+
+
+@pytest.fixture
+def live_server(live_app: tuple[str, Flask]) -> str:
+    """The live app's address."""
+    return live_app[0]
 
 
 class Phones:

@@ -1,19 +1,32 @@
 """Helpers of the browser tests: a server run in a thread for one test (``in_thread``), a
 circle and an evening made through the pages as a person does it, recording a hand, the
-sideways-scroll check, screenshots (``$SCOREKEEPER_SCREENSHOTS``), and ``Watch``: what the
-Content-Security-Policy refused and what the console reported, on every page of a phone."""
+sideways-scroll check, screenshots (``$SCOREKEEPER_SCREENSHOTS``), ``Watch``: what the
+Content-Security-Policy refused and what the console reported, on every page of a phone; and a
+digital table set up through the services (``table_evening``, ``seat_link``, ``play_until``)
+for the browser to look at."""
 
 from __future__ import annotations
 
 import os
+import random
+import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from flask import Flask
 from playwright.sync_api import Error as PlaywrightError
+
+from scorekeeper.bots import choose_action
+from scorekeeper.engine import SeatView, decode_announce
+from scorekeeper.game.rulesets import RuleSet, default_ruleset
+from scorekeeper.services import circles, evenings, seats
+from scorekeeper.services import digital_table as tables
+from scorekeeper.services.digital_table import TableState
 
 SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
 
@@ -146,3 +159,90 @@ def no_sideways_scroll(page: Any, width: int = 361) -> None:
         .map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').trim().slice(0, 30))"""
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= width, wide
+
+
+# --- the digital table, set up through the services (the browser only looks and plays) -----
+LONG_NAMES = [
+    "Anne-Marie Zurbriggen",
+    "Vreni Schmid-Kalbermatten",
+    "Hans-Peter Oberholzer",
+    "Sepp Imboden-Kalbermatter",
+]
+
+
+@dataclass(frozen=True)
+class TableAt:
+    """An evening with a digital table: the circle's write token, the evening's and the table's ids."""
+
+    write: str
+    evening_id: str
+    table_id: str
+
+
+def table_evening(
+    app: Flask,
+    variant: str,
+    names: list[str],
+    *,
+    first_dealer: int,
+    deck: str | None = None,
+    computers: tuple[int, ...] = (),
+    seed: int = 1,
+) -> TableAt:
+    """A new circle, an evening and its digital table, dealt with a seeded shuffle; computers
+    (if any) at the bots' fastest level."""
+    with app.app_context():
+        circle, write, _view = circles.create_circle("Beiz")
+        ruleset = default_ruleset(variant, deck=deck)
+        ev = evenings.start_evening(
+            circle,
+            ruleset=ruleset,
+            player_names=names[: ruleset.n_players],
+            first_dealer=first_dealer,
+            request_id=f"e2e-{secrets.token_hex(6)}",
+        )
+        table = tables.open_table(ev, computers=computers, level="easy" if computers else None, rng=random.Random(seed))
+        return TableAt(write, ev.public_id, table.public_id)
+
+
+def seat_link(app: Flask, at: TableAt, seat: int) -> str:
+    """A fresh seat link's path (the phone holding the seat before is shut out)."""
+    with app.app_context():
+        return f"/s/{seats.issue_seat_token(tables.get_table(at.table_id), seat)}"
+
+
+Pick = Callable[[SeatView, RuleSet], int | None]
+
+
+def play_until(app: Flask, at: TableAt, stop: Callable[[TableState], bool], pick: Pick | None = None) -> TableState:
+    """Move for whoever is to move (``pick``, else the bots' easy choice) until ``stop``."""
+    with app.app_context():
+        table = tables.get_table(at.table_id)
+        st = tables.load(table)
+        while not stop(st):
+            mover = st.to_move()
+            assert mover is not None, "the hand ended before the wanted moment"
+            view = st.view(mover)
+            assert view is not None
+            action = pick(view, st.ruleset) if pick is not None else None
+            if action is None:
+                action = choose_action(view, st.ruleset, "easy")
+            st = tables.act(table, mover, action, expected_seq=st.seq)
+        return st
+
+
+def announce_of(view: SeatView, ruleset: RuleSet, row_key: str) -> int | None:
+    """The first legal announce of ``row_key`` (None when not offered)."""
+    for action in view.legal_actions:
+        decoded = decode_announce(ruleset, action)
+        if decoded is not None and decoded[0] == row_key:
+            return action
+    return None
+
+
+# Every player readable: full names not cut (no ellipsis, nothing clipped), short forms under
+# cards not cut either; returns what is wrong.
+NAMES_CUT = """() => [...document.querySelectorAll('[data-name], [data-short]')].filter(e => {
+  const s = getComputedStyle(e);
+  return e.scrollWidth > e.clientWidth + 1 || s.textOverflow === 'ellipsis' || e.getClientRects().length === 0;
+}).map(e => e.textContent.trim())"""

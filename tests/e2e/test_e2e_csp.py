@@ -108,7 +108,7 @@ def test_every_journey_runs_without_a_policy_refusal(live_server: str, phone: An
     one.wait_for_selector("#table-live")
     for seat in (1, 2, 3):
         one.locator(f"form.levels:has(input[name=seat][value='{seat}']) button[value=easy]").click()
-        one.wait_for_selector(f"#table-live tr:nth-child({seat + 1}) [data-level=easy]")
+        one.wait_for_selector(f"#table-live [data-seat='{seat}'] [data-level=easy]")
     one.click("text=Show the links and QR codes of the empty seats")
     one.wait_for_selector(".seat-link .qr svg")
     one.click("button[data-copy=seat-link-1]")

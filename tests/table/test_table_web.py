@@ -138,7 +138,7 @@ def test_a_restart_in_the_middle_of_a_hand_loses_nothing(app: Flask, db_url: str
     phone = join(app, links[0])
     html = phone.open()
     assert "Your turn." in html  # the computers chose and played until it was Anna's turn
-    hand_before = re.findall(r'data-card="(\w\w)"', html.split('class="hand"', 1)[1])
+    hand_before = re.findall(r'data-card="(\w\w)"', html.split("data-hand", 1)[1])
     cookie = phone.client.get_cookie("sk_seat", domain="localhost", path=phone.seat_url)
     assert cookie is not None
     other = app_factory(db_url, WTF_CSRF_ENABLED=True, TABLE_COMPUTER_LEVEL="easy")
@@ -146,7 +146,7 @@ def test_a_restart_in_the_middle_of_a_hand_loses_nothing(app: Flask, db_url: str
     client.set_cookie("sk_seat", cookie.value, domain="localhost", path=phone.seat_url)
     again = Phone(client, phone.seat_url)
     html2 = again.open()
-    assert re.findall(r'data-card="(\w\w)"', html2.split('class="hand"', 1)[1]) == hand_before
+    assert re.findall(r'data-card="(\w\w)"', html2.split("data-hand", 1)[1]) == hand_before
     seq = re.search(r'name="seq" value="(\d+)"', html2).group(1)  # type: ignore[union-attr]
     action = (CHOICE.findall(html2) or LEGAL_CARD.findall(html2))[0]
     status, body = again.post("/act", action=action, seq=seq)
