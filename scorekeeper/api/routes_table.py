@@ -24,6 +24,7 @@ from ..game.errors import N_, RuleError
 from ..hosting import absolute_url
 from ..models import Circle, DigitalTable
 from ..present.errors import error_text
+from ..present.seat import rows_open_now
 from ..services import digital_table as svc
 from ..services import evenings
 from ..services import seats as seat_svc
@@ -192,7 +193,7 @@ def seat_state(st: TableState, seat: int) -> dict[str, Any]:
         "seat": seat,
         "names": _names(st.table),
         "choices": [] if view is None else [format_action(a, st.ruleset) for a in view.legal_actions],
-        "view": {} if view is None else view.to_dict(),
+        "view": {} if view is None else {**view.to_dict(), "open_rows": rows_open_now(st.ruleset, view)},
         "failed_computers": sorted(st.failed),
     }
 

@@ -176,13 +176,19 @@ def _played(
     return [Played(s, short[s], show_card(c, deck, trump=trump)) for s, c in zip(seats, cards, strict=True)]
 
 
-def _open_rows(ruleset: RuleSet, view: SeatView, sides: Sequence[str]) -> list[tuple[str, list[str]]]:
-    """Each side's open rows. The engine gives them as they were when the hand was dealt; the
-    row the declarer chose leaves her side's list at once (it is being played, then written)."""
+def rows_open_now(ruleset: RuleSet, view: SeatView) -> list[list[str]]:
+    """Each side's open row keys now. The engine gives them as they were when the hand was
+    dealt; the row the declarer chose leaves her side's list at once (it is being played,
+    then written). The seat page and the API's seat state both show this."""
     taken = None if view.declarer is None or view.row_key is None else ruleset.side_of(view.declarer)
+    return [[k for k in keys if not (i == taken and k == view.row_key)] for i, keys in enumerate(view.open_rows)]
+
+
+def _open_rows(ruleset: RuleSet, view: SeatView, sides: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """Each side's open rows by their labels (``rows_open_now``)."""
     return [
-        (sides[i], [row_label(ruleset.row(k), ruleset.deck) for k in keys if not (i == taken and k == view.row_key)])
-        for i, keys in enumerate(view.open_rows)
+        (sides[i], [row_label(ruleset.row(k), ruleset.deck) for k in keys])
+        for i, keys in enumerate(rows_open_now(ruleset, view))
     ]
 
 

@@ -71,6 +71,7 @@ def test_a_hand_played_through_the_api(client: FlaskClient, app: Flask) -> None:
         assert state["seat"] == seat and len(state["view"]["hand"]) == 9
     rng = random.Random(2)
     hidden_checked = 0
+    rows_checked = 0
     names_of = every_card_name()
     for _ in range(100):
         states = {
@@ -97,6 +98,11 @@ def test_a_hand_played_through_the_api(client: FlaskClient, app: Flask) -> None:
                 for c in cards if other_seat != s else ():
                     assert all(n not in text for n in names_of[c][2:]) and f"'{Card(c).name}'" not in text
                     hidden_checked += 1
+            view = st["view"]
+            if view["row_key"] is not None:  # the row being played has left its side's open rows, as on the page
+                assert view["row_key"] not in view["open_rows"][view["declarer"] % 2], view["open_rows"]
+                assert sum(map(len, view["open_rows"])) == 2 * 8 - 1
+                rows_checked += 1
         mover = next(s for s, st in states.items() if st["view"]["to_move"] == s)
         st, token, other = states[mover], tokens[mover], tokens[1 - mover]
         seq = st["seq"]
@@ -174,7 +180,7 @@ def test_a_hand_played_through_the_api(client: FlaskClient, app: Flask) -> None:
         assert after["seq"] > seq
     else:
         raise AssertionError("the hand did not end")
-    assert hidden_checked > 0
+    assert hidden_checked > 0 and rows_checked > 0
     slate = _ok(client.get(f"{API}/evenings/{evening_id}/slate", headers={"Authorization": f"Bearer {write}"}))
     assert slate["hands_dealt"] == 1
 
