@@ -11,6 +11,8 @@ import secrets
 from pathlib import Path
 from typing import Any
 
+from .i18n import LANGUAGES
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 ROOT_DIR = PACKAGE_DIR.parent
 
@@ -50,7 +52,7 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "BABEL_DEFAULT_LOCALE": "en",
         "BABEL_DEFAULT_TIMEZONE": "Europe/Zurich",
         "BABEL_TRANSLATION_DIRECTORIES": str(TRANSLATIONS_DIR),
-        "LANGUAGES": ["en", "de_CH"],
+        "LANGUAGES": list(LANGUAGES),
         # A phone may sit on the slate page all evening; the token expires with the session.
         "WTF_CSRF_TIME_LIMIT": None,
         # Under HTTPS Flask-WTF would also demand a same-origin Referer, but every page sends

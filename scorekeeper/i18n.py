@@ -16,7 +16,8 @@ import flask_babel
 if TYPE_CHECKING:
     from babel import Locale
 
-LANGUAGES: dict[str, str] = {"en": "English", "de_CH": "Deutsch"}
+# Code -> the language's own name (the switch in every page's chrome shows them in this order).
+LANGUAGES: dict[str, str] = {"de_CH": "Deutsch", "fr_CH": "Français", "it_CH": "Italiano", "en": "English"}
 DEFAULT_LANGUAGE = "en"
 LANG_COOKIE = "lang"  # read by extensions.language_from (the locale selector)
 
@@ -40,7 +41,7 @@ def current_language() -> str:
 
 
 # --- dates and times in the browser's region ------------------------------------------
-# The words stay in the app's languages (en, de_CH); the shape of a date follows the
+# The words stay in the app's languages (en, de_CH, fr_CH, it_CH); the shape of a date follows the
 # region the browser asks for where Babel knows it: en-GB 29 Nov 2026, 15:10; en-US
 # Nov 29, 2026, 3:10 PM; de-CH 29.11.2026, 15:10; de-DE 29.11.2026, 15:10.
 
@@ -86,3 +87,32 @@ def local_datetime(value: Any) -> str:
     loc = format_locale()
     pattern = str(loc.datetime_formats.get("medium", "{1} {0}"))
     return pattern.replace("{1}", local_date(value)).replace("{0}", local_time(value))
+
+
+# --- money and numbers, as the language writes them -------------------------------------
+# Money is always Swiss francs: English shows them as Swiss English does (en_CH).
+MONEY_LOCALES: dict[str, str] = {"en": "en_CH"}
+
+
+def money_locale() -> str:
+    """The Babel locale money and numbers are written in: the current language's, Swiss English for English."""
+    lang = current_language()
+    return MONEY_LOCALES.get(lang, lang)
+
+
+def format_chf(rappen: int, *, signed: bool = False) -> str:
+    """Rappen in francs as the language writes them (Babel): ``CHF 12.35``, ``12,35 CHF``;
+    ``signed`` puts a ``+`` before a gain."""
+    from decimal import Decimal
+
+    from babel.numbers import format_currency
+
+    text = format_currency(Decimal(int(rappen)) / 100, "CHF", locale=money_locale())
+    return f"+{text}" if signed and rappen > 0 else text
+
+
+def format_number(value: int) -> str:
+    """A whole number as the language groups its digits (Babel)."""
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, locale=money_locale())

@@ -156,24 +156,39 @@ def cards_of(mask: int) -> list[Card]:
     return [Card(c) for c in range(N_CARDS) if mask >> c & 1]
 
 
-# Display names. Pure data: the web layer picks the language and deck style.
+# Display names. Pure data: the web layer picks the language and deck style. The words are
+# docs/GLOSSARY.md's: French names the suit in the singular ("as de cœur"), Italian in the
+# plural ("asso di cuori"); Under and Ober are kept in both.
 SUIT_NAMES: dict[tuple[DeckStyle, str], tuple[str, str, str, str]] = {
     (DeckStyle.SWISS, "de"): ("Eichel", "Schelle", "Schilte", "Rose"),
     (DeckStyle.SWISS, "en"): ("acorns", "bells", "shields", "roses"),
+    (DeckStyle.SWISS, "fr"): ("gland", "grelot", "écusson", "rose"),
+    (DeckStyle.SWISS, "it"): ("ghiande", "campanelli", "scudi", "rose"),
     (DeckStyle.FRENCH, "de"): ("Kreuz", "Ecke", "Schaufel", "Herz"),
     (DeckStyle.FRENCH, "en"): ("clubs", "diamonds", "spades", "hearts"),
+    (DeckStyle.FRENCH, "fr"): ("trèfle", "carreau", "pique", "cœur"),
+    (DeckStyle.FRENCH, "it"): ("fiori", "quadri", "picche", "cuori"),
 }
 RANK_NAMES: dict[tuple[DeckStyle, str], tuple[str, ...]] = {
     (DeckStyle.SWISS, "de"): ("6", "7", "8", "9", "Banner", "Under", "Ober", "König", "Ass"),
     (DeckStyle.SWISS, "en"): ("6", "7", "8", "9", "banner", "under", "ober", "king", "ace"),
+    (DeckStyle.SWISS, "fr"): ("6", "7", "8", "9", "bannière", "Under", "Ober", "roi", "as"),
+    (DeckStyle.SWISS, "it"): ("6", "7", "8", "9", "bandiera", "Under", "Ober", "re", "asso"),
     (DeckStyle.FRENCH, "de"): ("6", "7", "8", "9", "10", "Bube", "Dame", "König", "Ass"),
     (DeckStyle.FRENCH, "en"): ("6", "7", "8", "9", "10", "jack", "queen", "king", "ace"),
+    (DeckStyle.FRENCH, "fr"): ("6", "7", "8", "9", "10", "valet", "dame", "roi", "as"),
+    (DeckStyle.FRENCH, "it"): ("6", "7", "8", "9", "10", "fante", "donna", "re", "asso"),
 }
 SUIT_SYMBOLS = ("♣", "♦", "♠", "♥")
+NAME_LANGUAGES = ("de", "en", "fr", "it")
 
 
 def _lang(language: str) -> str:
-    return "de" if language.lower().startswith(("de", "gsw")) else "en"
+    """``de_CH``, ``gsw``, ``fr-CH``, ``it``... -> the key of the name tables; English otherwise."""
+    code = language.lower()
+    if code.startswith(("de", "gsw")):
+        return "de"
+    return code[:2] if code[:2] in NAME_LANGUAGES else "en"
 
 
 def suit_name(suit: int, style: DeckStyle | str = DeckStyle.SWISS, language: str = "de") -> str:
@@ -185,8 +200,14 @@ def rank_name(rank: int, style: DeckStyle | str = DeckStyle.SWISS, language: str
 
 
 def card_name(card: int, style: DeckStyle | str = DeckStyle.SWISS, language: str = "de") -> str:
-    """``Rose Ass`` / ``Herz Ass`` / ``ace of roses`` / ``ace of hearts``."""
+    """``Rose Ass`` / ``Herz Ass`` / ``ace of roses`` / ``as de cœur`` / ``valet d'écusson`` / ``asso di cuori``."""
     s, r = divmod(int(card), 9)
-    if _lang(language) == "de":
-        return f"{suit_name(s, style, language)} {rank_name(r, style, language)}"
-    return f"{rank_name(r, style, language)} of {suit_name(s, style, language)}"
+    lang = _lang(language)
+    suit, rank = suit_name(s, style, language), rank_name(r, style, language)
+    if lang == "de":
+        return f"{suit} {rank}"
+    if lang == "fr":
+        return f"{rank} d'{suit}" if suit[:1] in "aeéiou" else f"{rank} de {suit}"
+    if lang == "it":
+        return f"{rank} di {suit}"
+    return f"{rank} of {suit}"

@@ -88,7 +88,7 @@ def index_mark(card: int, style: DeckStyle | str, language: str = "de") -> str:
     rank = int(card) % 9
     if DeckStyle(style) is DeckStyle.SWISS:
         return SWISS_INDEX[rank]
-    return FRENCH_INDEX[_lang(language)][rank]
+    return FRENCH_INDEX.get(_lang(language), FRENCH_INDEX["en"])[rank]
 
 
 def symbol_id(card: int, style: DeckStyle | str, language: str = "de") -> str:

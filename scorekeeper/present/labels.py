@@ -15,7 +15,7 @@ from ..game.cards import SUIT_SYMBOLS, DeckStyle, Suit, suit_name
 from ..game.contracts import Contract, Kind, Mode
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import BarrelRule, Row, RuleSet, Variant
-from ..i18n import _, current_language
+from ..i18n import _, current_language, format_chf
 
 KIND_LABELS = {
     Kind.OBENABE: _l("Obenabe"),
@@ -210,14 +210,9 @@ def hyphenate(text: str) -> str:
 
 
 def chf(rappen: int, signed: bool = False) -> str:
-    """Rappen as ``CHF 12.35`` (``+CHF 12.35`` / ``−CHF 3.00`` when signed)."""
-    sign = ""
-    if rappen < 0:
-        sign = "−"
-    elif signed and rappen > 0:
-        sign = "+"
-    r = abs(int(rappen))
-    return f"{sign}CHF {r // 100}.{r % 100:02d}"
+    """Rappen as the user's language writes francs (Babel): ``CHF 12.35``, ``12,35 CHF``;
+    ``+`` before a gain when ``signed``."""
+    return format_chf(rappen, signed=signed)
 
 
 def signed(n: int) -> str:

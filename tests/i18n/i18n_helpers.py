@@ -24,7 +24,7 @@ from scorekeeper.services import evenings as evening_service
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
-LOCALES = ("de_CH",)
+LOCALES = ("de_CH", "fr_CH", "it_CH")
 MAKEFILE = ROOT / "Makefile"
 BABEL_CFG = ROOT / "babel.cfg"
 

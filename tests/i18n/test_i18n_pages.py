@@ -31,8 +31,26 @@ def test_home_page_follows_the_browser(client: FlaskClient) -> None:
     assert "New circle" not in de
     en = client.get("/", headers=EN).text
     assert 'lang="en"' in en and "New circle" in en and "Neue Jassrunde" not in en
-    other = client.get("/", headers={"Accept-Language": "fr-CH,fr;q=0.9"}).text  # not offered: English
+    other = client.get("/", headers={"Accept-Language": "es-ES,es;q=0.9"}).text  # not offered: English
     assert "New circle" in other
+
+
+@pytest.mark.parametrize(
+    ("accept", "lang", "words"),
+    [
+        ("fr-CH,fr;q=0.9,en;q=0.5", "fr-CH", "Nouveau cercle"),
+        ("fr-FR", "fr-CH", "Créer le cercle"),
+        ("fr", "fr-CH", "Nom du cercle"),
+        ("it-CH,it;q=0.9", "it-CH", "Nuovo gruppo"),
+        ("it-IT,en;q=0.5", "it-CH", "Crea il gruppo"),
+        ("it", "it-CH", "Nome del gruppo"),
+        ("de", "de-CH", "Neue Jassrunde"),
+        ("es,it;q=0.5,fr;q=0.4", "it-CH", "Nuovo gruppo"),
+    ],
+)
+def test_french_and_italian_browsers(client: FlaskClient, accept: str, lang: str, words: str) -> None:
+    page = client.get("/", headers={"Accept-Language": accept}).text
+    assert f'lang="{lang}"' in page and words in page and "New circle" not in page
 
 
 def test_circle_and_slate_pages_in_swiss_german(app: Flask, client: FlaskClient) -> None:

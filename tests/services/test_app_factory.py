@@ -87,9 +87,15 @@ def test_sqlite_connection_settings(app: Flask, db_backend: str) -> None:
         ("?lang=en", "de_CH", "de", "en"),
         ("", "de_CH", "en", "de_CH"),
         ("", None, "de-DE,de;q=0.9", "de_CH"),
-        ("", None, "fr-CH, gsw;q=0.8, en;q=0.5", "de_CH"),
-        ("", None, "fr, en-GB;q=0.7", "en"),
-        ("?lang=xx", "yy", "fr", None),
+        ("", None, "fr-CH, gsw;q=0.8, en;q=0.5", "fr_CH"),
+        ("", None, "es, gsw;q=0.8, en;q=0.5", "de_CH"),
+        ("", None, "fr, en-GB;q=0.7", "fr_CH"),
+        ("", None, "es, en-GB;q=0.7", "en"),
+        ("", None, "it-IT, de;q=0.7", "it_CH"),
+        ("?lang=it", "de_CH", "de", "it_CH"),
+        ("", "fr_CH", "de", "fr_CH"),
+        ("?lang=xx", "yy", "es", None),
+        ("?lang=xx", "yy", "fr", "fr_CH"),
     ],
 )
 def test_language_choice(app: Flask, query: str, cookie: str | None, accept: str, expected: str | None) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from pathlib import Path
 
 from babel.messages.pofile import read_po
+from babel.numbers import format_currency
 from flask.testing import FlaskClient
 
 from scorekeeper.game.cards import Card, DeckStyle, Suit
@@ -44,11 +46,13 @@ def test_rule_error_params_in_deck_style_and_language(app) -> None:  # type: ign
 def test_browser_language_is_used_without_a_cookie(client: FlaskClient) -> None:
     page = client.get("/", headers={"Accept-Language": "de-CH,de;q=0.9"}).text
     assert "Neue Jassrunde" in page and 'lang="de-CH"' in page
-    assert "New circle" in client.get("/", headers={"Accept-Language": "fr-CH,en;q=0.5"}).text
+    assert "New circle" in client.get("/", headers={"Accept-Language": "es-ES,en;q=0.5"}).text
+    assert "Nouveau cercle" in client.get("/", headers={"Accept-Language": "fr-CH,en;q=0.5"}).text
 
 
 def test_money_format() -> None:
-    assert chf(1235) == "CHF 12.35"
-    assert chf(-5) == "−CHF 0.05"
-    assert chf(900, signed=True) == "+CHF 9.00"
-    assert chf(0, signed=True) == "CHF 0.00"
+    """Outside a request: English, as Babel writes Swiss francs in Swiss English (tests/i18n: every language)."""
+    assert chf(1235) == format_currency(Decimal("12.35"), "CHF", locale="en_CH")
+    assert chf(-5) == format_currency(Decimal("-0.05"), "CHF", locale="en_CH")
+    assert chf(900, signed=True) == "+" + format_currency(9, "CHF", locale="en_CH")
+    assert chf(0, signed=True) == format_currency(0, "CHF", locale="en_CH")
