@@ -221,19 +221,15 @@ DECK_CHOICES = [
     ("swiss", _l("Swiss suits (Eichel, Schelle, Schilte, Rose)")),
     ("french", _l("French suits (Kreuz, Ecke, Schaufel, Herz)")),
 ]
-SUIT_ORDER_LABELS = {
-    "pagat": _l("spades, clubs, diamonds, hearts"),
-    "swiss": _l("acorns, roses, shields, bells"),
-    "club": _l("diamonds, clubs, spades, hearts"),
-}
 EXTRA_LABELS = {"slalom": _l("Slalom"), "gustav": _l("Gustav (Riesenslalom)"), "tuo": _l("TUO")}
 
 
 class StartEveningForm(FlaskForm):
     variant = HiddenField(validators=[DataRequired()])
     deck = RadioField(_l("Suit names"), choices=choices(DECK_CHOICES), default="swiss")
+    # The choices' words are the chosen deck's suit names, set per request (web.circles._build_form).
     suit_order = SelectField(
-        _l("Order of the suit rows"), choices=choices(SUIT_ORDER_LABELS.items()), validate_choice=True
+        _l("Order of the suit rows"), choices=choices((name, name) for name in SUIT_ORDERS), validate_choice=True
     )
     barrel = RadioField(
         _l("Barrel rule"),

@@ -36,7 +36,7 @@ MESSAGES: dict[str, Any] = {
     "bad_json": _l("The request body is not valid JSON."),
     "body_not_object": _l("The request body must be a JSON object."),
     "missing_field": _l("The field %(field)s is required."),
-    "wrong_type": _l("The field %(field)s must be %(expected)s."),  # expected: JSON type names
+    "wrong_type": _l("The field %(field)s has the wrong type."),  # when TYPE_MESSAGES has no sentence
     "out_of_range": _l("The field %(field)s is out of range."),
     "unknown_field": _l("The field %(field)s is not known here."),
     "invalid_value": _l("The field %(field)s has a value that is not allowed."),
@@ -49,6 +49,25 @@ MESSAGES: dict[str, Any] = {
     "too_large": _l("The request body is too large."),
     "bad_request": _l("The request could not be understood."),
     "internal": _l("Something went wrong on the server. Nothing was written."),
+}
+
+# "wrong_type": one whole sentence per set of JSON types a field takes (a type word inside a
+# translated sentence would stay English), keyed by the schema's type names.
+TYPE_MESSAGES: dict[frozenset[str], Any] = {
+    frozenset({"integer"}): _l("The field %(field)s must be a whole number."),
+    frozenset({"number"}): _l("The field %(field)s must be a number."),
+    frozenset({"string"}): _l("The field %(field)s must be text."),
+    frozenset({"boolean"}): _l("The field %(field)s must be true or false."),
+    frozenset({"array"}): _l("The field %(field)s must be a list."),
+    frozenset({"object"}): _l("The field %(field)s must be an object."),
+    frozenset({"null"}): _l("The field %(field)s must be null."),
+    frozenset({"integer", "null"}): _l("The field %(field)s must be a whole number or null."),
+    frozenset({"number", "null"}): _l("The field %(field)s must be a number or null."),
+    frozenset({"string", "null"}): _l("The field %(field)s must be text or null."),
+    frozenset({"boolean", "null"}): _l("The field %(field)s must be true, false or null."),
+    frozenset({"array", "null"}): _l("The field %(field)s must be a list or null."),
+    frozenset({"object", "null"}): _l("The field %(field)s must be an object or null."),
+    frozenset({"integer", "string"}): _l("The field %(field)s must be a whole number or text."),
 }
 
 # Codes and their status; RuleError codes not listed here are rule violations (422).
@@ -104,18 +123,18 @@ def error_body(code: str, message: str, params: Mapping[str, Any]) -> dict[str, 
     return {"error": {"code": code, "message": message, "params": {k: json_param(v) for k, v in params.items()}}}
 
 
-def _shown(name: str, value: Any) -> Any:
-    """A parameter as the message shows it: a list of JSON type names as ``string / null``."""
-    if name == "expected" and isinstance(value, list):
-        return " / ".join(str(v) for v in value)
-    return json_param(value)
+def _template(err: ApiError) -> Any:
+    if err.code == "wrong_type":
+        expected = err.params.get("expected")
+        if isinstance(expected, (list, tuple)) and frozenset(expected) in TYPE_MESSAGES:
+            return TYPE_MESSAGES[frozenset(expected)]
+    return MESSAGES.get(err.code, MESSAGES["bad_request"])
 
 
 def api_error_response(err: ApiError) -> Response:
-    template = MESSAGES.get(err.code, MESSAGES["bad_request"])
-    text = str(template)
+    text = str(_template(err))
     try:
-        message = text % {k: _shown(k, v) for k, v in err.params.items()} if err.params else text
+        message = text % {k: json_param(v) for k, v in err.params.items()} if err.params else text
     except (KeyError, ValueError, TypeError):
         message = text
     response = jsonify(error_body(err.code, message, err.params))

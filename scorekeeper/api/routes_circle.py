@@ -7,8 +7,10 @@ from typing import Any
 from flask import url_for
 from werkzeug.wrappers import Response
 
+from ..game.errors import RuleError
 from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of
 from ..models import Circle
+from ..present.errors import error_text
 from ..services import circles as circle_service
 from ..services import evenings as svc
 from .auth import can_write_now
@@ -145,10 +147,8 @@ def ruleset_from(body: dict[str, Any]) -> RuleSet:
             deck=options.get("deck"),
             factors=options.get("factors") or None,
         )
-    except KeyError as err:
-        raise ApiError("options_invalid", reason=f"no such row: {', '.join(map(str, err.args))}") from None
-    except ValueError as err:
-        raise ApiError("options_invalid", reason=str(err)) from None
+    except RuleError as err:  # the reason in the caller's language, its rule's code beside it
+        raise ApiError("options_invalid", reason=error_text(err), rule=err.code) from None
 
 
 @routes.operation(

@@ -19,6 +19,7 @@ from typing import Any
 
 from .cards import DeckStyle, Suit
 from .contracts import Contract, Kind
+from .errors import N_, RuleError
 
 
 class Variant(str, Enum):
@@ -107,7 +108,9 @@ class Stake:
 
     def __post_init__(self) -> None:
         if self.rappen < 0 or self.per_points < 1 or self.round_to < 1:
-            raise ValueError("stake: amounts must be positive")
+            raise RuleError(
+                N_("A stake is 0 Rappen or more, per 1 point or more, rounded to 1 Rappen or more."), "stake_invalid"
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,10 +200,10 @@ class RuleSet:
         """The same rule set with some row factors changed (per-evening edit)."""
         unknown = set(factors) - {r.key for r in self.rows}
         if unknown:
-            raise KeyError(f"no such rows: {sorted(unknown)}")
+            raise RuleError(N_("This game has no row %(rows)s."), "factor_row_unknown", rows=", ".join(sorted(unknown)))
         for v in factors.values():
             if not 1 <= int(v) <= 1000:
-                raise ValueError("a factor is a whole number from 1 to 1000")
+                raise RuleError(N_("A factor is a whole number from 1 to 1000."), "factor_range")
         return replace(self, rows=tuple(replace(r, factor=int(factors.get(r.key, r.factor))) for r in self.rows))
 
 
@@ -266,9 +269,19 @@ def default_ruleset(
     variant = Variant(variant)
     extras = [e for e in EXTRA_ROWS if e in set(extra_rows)]
     if set(extra_rows) - set(EXTRA_ROWS):
-        raise ValueError(f"unknown extra rows: {sorted(set(extra_rows) - set(EXTRA_ROWS))}")
+        unknown = ", ".join(sorted(set(extra_rows) - set(EXTRA_ROWS)))
+        raise RuleError(N_("There is no optional row %(rows)s."), "extra_row_unknown", rows=unknown)
     if extras and variant not in (Variant.TEAMS, Variant.SOLO4):
-        raise ValueError("optional rows belong to the four-player team and solo games")
+        raise RuleError(
+            N_("The optional rows (Slalom, Gustav, TUO) belong to the four-player team and solo games."),
+            "extra_rows_variant",
+        )
+    if suit_order is not None and suit_order not in SUIT_ORDERS:
+        raise RuleError(N_("There is no suit order %(order)s."), "suit_order_unknown", order=suit_order)
+    if barrel and barrel not in {b.value for b in BarrelRule}:
+        raise RuleError(N_("There is no barrel rule %(barrel)s."), "barrel_unknown", barrel=str(barrel))
+    if deck is not None and deck not in {d.value for d in DeckStyle}:
+        raise RuleError(N_("There are no suit names %(deck)s."), "deck_unknown", deck=str(deck))
     rows: list[Row]
     if variant is Variant.THREE:
         order = SUIT_ORDERS[suit_order or "swiss"]

@@ -67,6 +67,11 @@ def suit_label(suit: Suit | int, deck: DeckStyle | str) -> str:
     return suit_name(int(suit), deck, current_language())
 
 
+def suit_order_label(suits: Sequence[Suit | int], deck: DeckStyle | str) -> str:
+    """A suit order in the deck's names: ``Schilte, Eichel, Schelle, Rose`` / ``spades, clubs, diamonds, hearts``."""
+    return ", ".join(suit_label(s, deck) for s in suits)
+
+
 def suit_symbol(suit: Suit | int) -> str:
     return SUIT_SYMBOLS[int(suit)]
 

@@ -20,10 +20,12 @@ from ..forms import (
     start_form_class,
     suit_order_default,
 )
+from ..game.cards import DeckStyle
 from ..game.errors import RuleError
 from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of
 from ..i18n import _
-from ..present.labels import VARIANT_LABELS, VARIANT_SHORT, row_label
+from ..present.errors import error_text
+from ..present.labels import VARIANT_LABELS, VARIANT_SHORT, row_label, suit_order_label
 from ..services import circles as circle_service
 from ..services import evenings as evening_service
 from .common import flash_error, open_or_404, require_write
@@ -125,6 +127,8 @@ def _build_form(
         "request_id": new_request_id(),
     }
     form = cls(formdata=source, data=defaults) if source is not None else cls(formdata=None, data=defaults)
+    deck = form.deck.data if form.deck.data in {d.value for d in DeckStyle} else shape.deck
+    form.suit_order.choices = choices((name, suit_order_label(suits, deck)) for name, suits in SUIT_ORDERS.items())
     return form, shape
 
 
@@ -173,19 +177,21 @@ def start(token: str) -> Response | str | tuple[str, int]:
             else:
                 try:
                     ruleset = _ruleset_from(form, shape, variant, order, extras)
-                    evening = evening_service.start_evening(
-                        circ,
-                        ruleset=ruleset,
-                        player_names=names,
-                        first_dealer=int(form.first_dealer.data),
-                        request_id=form.request_id.data,
-                    )
                 except RuleError as err:
-                    flash_error(err)
-                except (ValueError, KeyError) as err:
-                    flash(_("These options do not fit together: %(reason)s", reason=str(err)), "error")
+                    flash(_("These options do not fit together: %(reason)s", reason=error_text(err)), "error")
                 else:
-                    return redirect(url_for("slate.evening", token=token, evening_id=evening.public_id))
+                    try:
+                        evening = evening_service.start_evening(
+                            circ,
+                            ruleset=ruleset,
+                            player_names=names,
+                            first_dealer=int(form.first_dealer.data),
+                            request_id=form.request_id.data,
+                        )
+                    except RuleError as err:
+                        flash_error(err)
+                    else:
+                        return redirect(url_for("slate.evening", token=token, evening_id=evening.public_id))
         else:
             for name, _errors in form.errors.items():
                 if name == "csrf_token":

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from scorekeeper.game.cards import ALL_CARDS, Card, DeckStyle, Rank, Suit, card_name, cards_of, mask_of, parse_cards
 from scorekeeper.game.contracts import OBE, UNE, Contract, Kind, Mode, TrickMode, all_contracts
-from scorekeeper.game.rulesets import BarrelRule, RuleSet, Scoring, Stake, Variant, default_ruleset
+from scorekeeper.game.errors import RuleError
+from scorekeeper.game.rulesets import BarrelRule, RuleSet, Scoring, Stake, Variant, default_ruleset, stake_of
 
 ALL = [c for k in Kind for c in all_contracts(k)]
 
@@ -154,10 +157,36 @@ def test_extra_rows_move_the_jokers() -> None:
 def test_factors_are_editable_per_evening() -> None:
     rs = default_ruleset(Variant.TEAMS).with_factors({"joker2": 10})
     assert rs.row("joker2").factor == 10 and rs.row("joker1").factor == 7
-    with pytest.raises(KeyError):
+    with pytest.raises(RuleError) as unknown:
         rs.with_factors({"nope": 3})
-    with pytest.raises(ValueError):
+    assert unknown.value.code == "factor_row_unknown" and unknown.value.params == {"rows": "nope"}
+    with pytest.raises(RuleError) as zero:
         rs.with_factors({"joker1": 0})
+    assert zero.value.code == "factor_range"
+
+
+@pytest.mark.parametrize(
+    ("options", "code"),
+    [
+        ({"variant": Variant.THREE, "extra_rows": ["tuo"]}, "extra_rows_variant"),
+        ({"variant": Variant.TEAMS, "extra_rows": ["nope"]}, "extra_row_unknown"),
+        ({"variant": Variant.TEAMS, "suit_order": "nope"}, "suit_order_unknown"),
+        ({"variant": Variant.TEAMS, "barrel": "nope"}, "barrel_unknown"),
+        ({"variant": Variant.TEAMS, "deck": "tarot"}, "deck_unknown"),
+        ({"variant": Variant.TEAMS, "factors": {"obenabe": 1001}}, "factor_range"),
+    ],
+)
+def test_options_that_do_not_fit_are_rule_errors(options: dict[str, Any], code: str) -> None:
+    """Every refusal of the rule-set builder is a RuleError with a marked template (shown translated)."""
+    with pytest.raises(RuleError) as err:
+        default_ruleset(**options)
+    assert err.value.code == code
+
+
+def test_a_stake_below_zero_is_a_rule_error() -> None:
+    with pytest.raises(RuleError) as err:
+        stake_of(Variant.TEAMS, rappen=-5)
+    assert err.value.code == "stake_invalid"
 
 
 @pytest.mark.parametrize("variant", list(Variant))
