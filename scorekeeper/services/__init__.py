@@ -16,8 +16,8 @@ configuration comes in as arguments; the database session is ``extensions.db``'s
 - ``tx``: the transaction discipline (SQLite BEGIN IMMEDIATE, PostgreSQL FOR UPDATE).
 """
 
-from ..models import AppliedRequest, CutRow, EntryRow
+from ..models import AppliedRequest, CutRow, EntryRow, SettlementRow
 from . import tx
 
 # The slate's log is append-only: refuse any delete or change of these rows at flush time.
-tx.guard_append_only(EntryRow, CutRow, AppliedRequest)
+tx.guard_append_only(EntryRow, CutRow, AppliedRequest, SettlementRow)

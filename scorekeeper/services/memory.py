@@ -3,7 +3,7 @@ constant number of SQL statements, whatever the number of evenings.
 
 ``load_record(circle)`` sends one statement per kind of row (``STATEMENTS`` of them):
 the players, the evenings, their seats, their entry rows, their cut rows, the digital
-hands of the circle's tables and the actions of those hands. Columns are read as plain
+hands of the circle's tables, the actions of those hands, and the purse's settlements. Columns are read as plain
 tuples (no ORM objects) and turned into the frozen records of ``scorekeeper.history``,
 from which statistics, ratings, the purse, charts and the export are derived.
 
@@ -11,26 +11,32 @@ A digital hand goes into the record only once it is over: exactly when its resul
 the slate, written under ``snapshot.digital_hand_request_id(table, number)`` (a hand
 still in play holds private cards; its actions are not even read).
 
-Extension points (one statement each, added to ``STATEMENTS`` when the table exists):
-``_settlements`` (the purse's append-only log) and ``_housekeeping`` (rename, merge,
-delete evening, undo). Everything read goes through ``history.housekeeping.view`` before
-it is shown.
+Extension point (one statement, added to ``STATEMENTS`` when the table exists):
+``_housekeeping`` (rename, merge, delete evening, undo). Everything read goes through
+``history.housekeeping.view`` before it is shown.
+
+``memory_of(circle)`` is what pages read: the record and its view, kept per worker
+while the circle's ``fingerprint`` (one statement) says nothing changed, with what the
+pages derived from it (statistics, ratings, the purse, chart data) memoized alongside.
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
-from typing import Any, Final, cast
+from typing import Any, Final, TypeVar, cast
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..game.contracts import Contract
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
+from ..history import housekeeping
+from ..history.housekeeping import CircleView
 from ..history.records import (
     CircleRecord,
     CutEntry,
@@ -40,18 +46,21 @@ from ..history.records import (
     Housekeeping,
     LogEntry,
     LogKind,
+    PaymentKind,
     Player,
     Settlement,
     Status,
 )
-from ..models import Circle, CutRow, DigitalTable, EntryRow, Evening, Seat, TableAction, TableHand
+from ..models import Circle, CutRow, DigitalTable, EntryRow, Evening, Seat, SettlementRow, TableAction, TableHand
 from ..models import Player as PlayerRow
 from ..scoring.final import Cut, End
 from . import tx
 from .snapshot import digital_hand_request_id
 
-# players, evenings, seats, entries, cuts, digital hands, digital actions
-STATEMENTS: Final = 7
+T = TypeVar("T")
+
+# players, evenings, seats, entries, cuts, digital hands, digital actions, settlements
+STATEMENTS: Final = 8
 
 
 def player_key(player_id: int) -> str:
@@ -236,8 +245,36 @@ def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[Di
 
 
 def _settlements(s: Session, circle_id: int) -> tuple[Settlement, ...]:
-    """EXTENSION POINT: the purse's log (one statement once the settlements table exists)."""
-    return ()
+    """The purse's append-only log, in order."""
+    rows = s.execute(
+        select(
+            SettlementRow.seq,
+            SettlementRow.kind,
+            SettlementRow.supersedes,
+            SettlementRow.payer_id,
+            SettlementRow.payee_id,
+            SettlementRow.rappen,
+            SettlementRow.paid_at,
+            SettlementRow.entered_by,
+            SettlementRow.created_at,
+        )
+        .where(SettlementRow.circle_id == circle_id)
+        .order_by(SettlementRow.seq)
+    )
+    return tuple(
+        Settlement(
+            seq=r.seq,
+            kind=PaymentKind(r.kind),
+            supersedes=r.supersedes,
+            payer=None if r.payer_id is None else player_key(r.payer_id),
+            payee=None if r.payee_id is None else player_key(r.payee_id),
+            rappen=r.rappen,
+            paid_at=r.paid_at,
+            entered_by=r.entered_by,
+            created_at=r.created_at,
+        )
+        for r in rows
+    )
 
 
 def _housekeeping(s: Session, circle_id: int) -> tuple[Housekeeping, ...]:
@@ -300,3 +337,76 @@ def load_record(circle: Circle) -> CircleRecord:
         housekeeping=_housekeeping(s, circle.id),
         created_at=circle.created_at,
     )
+
+
+# --- the cached memory ------------------------------------------------------------------
+def fingerprint(circle: Circle) -> tuple[int, ...]:
+    """What the circle's stored history is now, in one statement: it changes whenever a row
+    the record is made of is added or changed (an evening's version grows with every change
+    of its log, cuts and status; players, settlements are only ever added).
+    EXTENSION POINT: the housekeeping events' count joins it once they are stored."""
+    cid = circle.id
+    of_evenings = Evening.circle_id == cid
+    of_players = PlayerRow.circle_id == cid
+    parts = (
+        select(func.count(Evening.id)).where(of_evenings),
+        select(func.coalesce(func.sum(Evening.version), 0)).where(of_evenings),
+        select(func.max(Evening.id)).where(of_evenings),
+        select(func.count(PlayerRow.id)).where(of_players),
+        select(func.max(PlayerRow.id)).where(of_players),
+        select(func.count(SettlementRow.id)).where(SettlementRow.circle_id == cid),
+    )
+    row = tx.session().execute(select(*(p.scalar_subquery() for p in parts))).one()
+    return tuple(int(x or 0) for x in row)
+
+
+class Memory:
+    """A circle's record and its housekeeping view, with what pages derived from it
+    (``derive``: computed once per fingerprint, whatever the number of visits)."""
+
+    __slots__ = ("key", "record", "view", "_memo", "_lock")
+
+    def __init__(self, key: tuple[int, ...], record: CircleRecord) -> None:
+        self.key = key
+        self.record = record
+        self.view: CircleView = housekeeping.view(record)
+        self._memo: dict[Hashable, object] = {}
+        self._lock = threading.Lock()
+
+    def derive(self, key: Hashable, make: Callable[[], T]) -> T:
+        with self._lock:
+            if key in self._memo:
+                return cast(T, self._memo[key])
+        value = make()
+        with self._lock:
+            self._memo.setdefault(key, value)
+        return value
+
+
+CACHED_CIRCLES: Final = 8  # per worker: a 500-evening circle holds a few MB
+_CACHE: OrderedDict[int, Memory] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+
+
+def memory_of(circle: Circle) -> Memory:
+    """The circle's memory: one statement when nothing changed since the last visit (the
+    fingerprint), else one more load (``STATEMENTS``)."""
+    key = fingerprint(circle)
+    with _CACHE_LOCK:
+        found = _CACHE.get(circle.id)
+        if found is not None and found.key == key:
+            _CACHE.move_to_end(circle.id)
+            return found
+    fresh = Memory(key, load_record(circle))
+    with _CACHE_LOCK:
+        _CACHE[circle.id] = fresh
+        _CACHE.move_to_end(circle.id)
+        while len(_CACHE) > CACHED_CIRCLES:
+            _CACHE.popitem(last=False)
+    return fresh
+
+
+def forget() -> None:
+    """Empty the cache (tests, benchmarks)."""
+    with _CACHE_LOCK:
+        _CACHE.clear()

@@ -108,3 +108,27 @@ def test_the_record_holds_what_the_database_holds(app: Flask) -> None:
     # the history's fold reads it
     view = housekeeping.view(record)
     assert len(view.evenings) == 2
+
+
+def test_the_memory_is_kept_while_nothing_changes_and_reloaded_after_any_change(app: Flask) -> None:
+    with app.app_context():
+        memory.forget()
+        write = _circle(2)
+        circle, _seen, _record = _load(write)
+        with counted() as first:
+            seen_once = memory.memory_of(circle)
+        with counted() as again:
+            assert memory.memory_of(circle) is seen_once
+        assert len(first) == 1 + memory.STATEMENTS and len(again) == 1
+        assert seen_once.derive("n", lambda: len(seen_once.view.evenings)) == 2
+        assert seen_once.derive("n", lambda: -1) == 2  # memoized
+        rs = default_ruleset(Variant.THREE)
+        evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[:3]), first_dealer=0, request_id=rid("s"))
+        after_start = memory.memory_of(circle)
+        assert after_start is not seen_once and len(after_start.record.evenings) == 3
+        ev = evenings.get_evening(circle, after_start.record.evenings[-1].id)
+        for _ in play_hands(ev, 1):
+            pass
+        assert memory.memory_of(circle).record.evenings[-1].entries != ()
+        circles.add_player(circle, "Dora")
+        assert len(memory.memory_of(circle).record.players) == 4
