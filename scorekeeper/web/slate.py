@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 
 from ..forms import ActionForm, ButtonForm, CutForm, HandForm, new_request_id
 from ..game.errors import RuleError
-from ..i18n import _
+from ..i18n import _, current_language
 from ..models import Circle, Evening
 from ..present.errors import error_text
 from ..present.labels import describe, row_labels
@@ -79,7 +79,8 @@ def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot)
         "action_form": _action_form(snap.version),
         "button": ButtonForm(formdata=None),
         "open_by_row": {r["key"]: r["open"] for r in row_options(ruleset, slate)},
-        "png_url": url_for("picture.slate_png", token=token, evening_id=snap.public_id),
+        # The picture in the page's language, also where the link is shared (?lang= wins over everything).
+        "png_url": url_for("picture.slate_png", token=token, evening_id=snap.public_id, lang=current_language()),
         "last_hand": _last_hand(snap),
         "form_messages": [],
         "invalid": None,
