@@ -14,10 +14,12 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
 from flask import Flask
+from flask.testing import FlaskClient
+from shared_helpers import flashes, hand_data, hidden
 
 from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.hand_entry import HandEntry
-from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.scoring.slate import Slate
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import evenings as evening_service
@@ -124,6 +126,63 @@ def whole_evening() -> list[HandEntry]:
     return hands
 
 
+def next_hand(ruleset: RuleSet, sent: list[HandEntry]) -> HandEntry:
+    """A valid next hand after ``sent``: the first eligible seat, its side's first open row, a
+    contract the row allows, points that vary (a match now and then, equal cells sometimes)."""
+    slate = Slate.build(ruleset, 0, sent)
+    i = len(sent)
+    seat = slate.eligible_seats()[0]
+    row = ruleset.row(slate.open_rows(ruleset.side_of(seat))[0])
+    options = [c for k in row.kinds for c in all_contracts(k) if row.allows(c)] if row.is_choice else [None]
+    contract = options[i % len(options)]
+    if i % 9 == 4:
+        return HandEntry(row.key, seat, contract, 157, 0, match=True)
+    points = (60, 77, 95, 77, 120, 33)[i % 6]
+    return HandEntry(row.key, seat, contract, points, 157 - points)
+
+
+# --- the same through the pages, as a phone does it -------------------------------------------
+def client_circle(client: FlaskClient, name: str = "Jass du jeudi") -> tuple[str, str]:
+    """(write path, view path) of a circle made through the home page's form."""
+    r = client.post("/", data={"name": name, **hidden(client.get("/").text, "/")})
+    assert r.status_code == 200, r.text
+    write = re.search(r'id="write-link"[^>]*value="https?://[^/]+(/c/[^"]+)"', r.text)
+    view = re.search(r'id="view-link"[^>]*value="https?://[^/]+(/c/[^"]+)"', r.text)
+    assert write and view
+    return write.group(1), view.group(1)
+
+
+def client_start(client: FlaskClient, write: str, variant: Variant) -> str:
+    """Start an evening of ``variant`` through the start form (its defaults); returns the slate path."""
+    rs = default_ruleset(variant)
+    url = f"{write}/start?variant={variant.value}"
+    page = client.get(url).text
+    order = re.search(r'<select[^>]*name="suit_order".*?<option selected value="(\w+)"', page, re.S)
+    data = {
+        **hidden(page, "/start"),
+        "deck": rs.deck.value,
+        "suit_order": order.group(1) if order else "swiss",
+        "barrel": rs.barrel.value,
+        "stake_chf": f"{rs.stake.rappen / 100:.2f}",
+        "per_points": str(rs.stake.per_points),
+        "round_to": "5",
+        "first_dealer": "0",
+        **{f"seat_{i}": name for i, name in enumerate(["Anna", "Beat", "Cla", "Dora"][: rs.n_players])},
+    }
+    r = client.post(url, data=data)
+    assert r.status_code == 302, flashes(r.text) or r.text
+    return str(r.headers["Location"])
+
+
+def client_record(client: FlaskClient, slate: str, ruleset: RuleSet, sent: list[HandEntry], upto: int) -> None:
+    """Record hands through the slate page's form until ``upto`` hands are on it."""
+    while len(sent) < upto:
+        entry = next_hand(ruleset, sent)
+        r = client.post(f"{slate}/hands", data={**hidden(client.get(slate).text, "/hands"), **hand_data(entry)})
+        assert r.status_code == 302, (len(sent), entry, flashes(r.text))
+        sent.append(entry)
+
+
 class _Visible(HTMLParser):
     """Text nodes and the user-visible attributes of a page (no script or style)."""
 
@@ -139,7 +198,8 @@ class _Visible(HTMLParser):
             self._skip += 1
         a = dict(attrs)
         for name in self.ATTRS:
-            if name == "value" and not (tag == "button" or (tag == "input" and a.get("type") in ("submit", "button"))):
+            # A submit input shows its value; a <button>'s value is sent, not shown.
+            if name == "value" and not (tag == "input" and a.get("type") in ("submit", "button")):
                 continue
             if a.get(name):
                 self.texts.append(a[name] or "")

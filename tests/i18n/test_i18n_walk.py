@@ -1,0 +1,221 @@
+"""A whole evening of every variant, walked page by page in German, French and Italian: no English
+source string may be left on a page (visible text, user-visible attributes, JSON data islands).
+
+A msgid whose translation is the same word (Slalom, Match, Total in French...) is allowed only
+where docs/GLOSSARY.md lists it for that language (test_identical_translations_are_glossary_words).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from i18n_helpers import (
+    CONVERSION,
+    ROOT,
+    client_circle,
+    client_record,
+    client_start,
+    ids,
+    load_catalog,
+    strings,
+    visible_texts,
+)
+from shared_helpers import flashes, hidden
+
+from scorekeeper.game.rulesets import Variant, default_ruleset
+
+LANGS = ("de_CH", "fr_CH", "it_CH")
+GLOSSARY = ROOT / "docs" / "GLOSSARY.md"
+COLUMN = {"de_CH": 1, "fr_CH": 2, "it_CH": 3}  # the glossary tables: en | de-CH | fr-CH | it-CH | source
+
+
+def glossary_words(lang: str) -> set[str]:
+    """Every word the glossary writes in ``lang``'s column, lower case."""
+    words: set[str] = set()
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 4 and not set(cells[0]) <= set("-: "):
+            words |= {w.lower() for w in re.findall(r"[^\W\d_]+", cells[COLUMN[lang]])}
+    return words
+
+
+def same_words(lang: str) -> set[str]:
+    """msgids the catalog leaves as they are (the same word in ``lang``)."""
+    return {i for m in load_catalog(lang) if m.id for i, s in zip(ids(m), strings(m), strict=False) if i == s}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_identical_translations_are_glossary_words(lang: str) -> None:
+    words = glossary_words(lang)
+    assert {"obenabe", "undenufe", "slalom"} <= words
+    stray = {
+        msgid
+        for msgid in same_words(lang)
+        if not {w.lower() for w in re.findall(r"[^\W\d_]+", CONVERSION.sub("", msgid))} <= words
+    }
+    assert not stray, f"left as in English but not in the glossary's {lang} column: {sorted(stray)}"
+
+
+def english_needles(lang: str) -> list[tuple[str, re.Pattern[str], bool]]:
+    """(msgid, pattern, whole): a whole text node that is the msgid (placeholders as any text), or,
+    for a sentence of three words or more, the msgid anywhere in a text."""
+    keep = same_words(lang)
+    needles = []
+    for m in load_catalog(lang):
+        if not m.id:
+            continue
+        for msgid in ids(m):
+            if msgid in keep or not re.search(r"[A-Za-z]{2}", CONVERSION.sub("", msgid)):
+                continue
+            parts = CONVERSION.split(msgid)
+            literal = [p for i, p in enumerate(parts) if i % 3 == 0]  # split() also returns the two groups
+            pattern = ".+?".join(re.escape(p) for p in literal)
+            sentence = len(CONVERSION.sub("", msgid).split()) >= 3
+            needles.append((msgid, re.compile(rf"(?<!\w){pattern}(?!\w)" if sentence else rf"{pattern}"), sentence))
+    return needles
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def page_texts(html: str) -> list[str]:
+    """What a person reads: text nodes, user-visible attributes, the strings of JSON data islands."""
+    texts = visible_texts(html)
+    for island in re.findall(r'<script type="application/json"[^>]*>(.*?)</script>', html, re.S):
+        texts.extend(re.sub(r"\s+", " ", s).strip() for s in _strings(json.loads(island)))
+    return [t for t in texts if t]
+
+
+def english_on(html: str, needles: list[tuple[str, re.Pattern[str], bool]]) -> list[str]:
+    found = []
+    for text in page_texts(html):
+        for msgid, pattern, sentence in needles:
+            if (pattern.search(text) if sentence else pattern.fullmatch(text)) is not None:
+                found.append(f"{msgid!r} in {text!r}")
+    return found
+
+
+class Walk:
+    """Fetches each page in every language and keeps what is left in English."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.needles = {lang: english_needles(lang) for lang in LANGS}
+        self.leftovers: dict[str, list[str]] = {}
+        self.seen = 0
+
+    def look(self, path: str, name: str, status: int = 200, **kw: Any) -> None:
+        for lang in LANGS:
+            self.client.set_cookie("lang", lang)
+            r = self.client.get(path, **kw)
+            assert r.status_code == status, (name, lang, r.status_code)
+            self.check(r.get_data(as_text=True), f"{name} [{lang}]", lang)
+        self.client.delete_cookie("lang")
+
+    def check(self, html: str, name: str, lang: str) -> None:
+        assert f'lang="{lang.replace("_", "-")}"' in html or "<html" not in html, name
+        self.seen += 1
+        found = english_on(html, self.needles[lang])
+        if found:
+            self.leftovers[name] = found
+
+
+def _close_table(client: FlaskClient, write: str, ev: str) -> None:
+    manage = client.get(f"{write}/e/{ev}/table").text
+    r = client.post(f"{write}/e/{ev}/table/close", data=hidden(manage, "/table/close"))
+    assert r.status_code == 302
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_a_whole_evening_has_no_english_left(app: Flask, client: FlaskClient, variant: Variant) -> None:
+    walk = Walk(client)
+    write, view = client_circle(client)
+    walk.look("/", "home")
+    walk.look(f"{write}/start?variant={variant.value}", "start form")
+    walk.look("/no/such/page", "not found", status=404)
+    slate = client_start(client, write, variant)
+    ev = slate.rsplit("/", 1)[1]
+    walk.look(slate, "empty slate")
+    walk.look(slate.replace(write, view), "empty slate, onlookers")
+
+    # A refused hand: the flash in each language.
+    rs = default_ruleset(variant)
+    for lang in LANGS:
+        client.set_cookie("lang", lang)
+        page = client.get(slate).text
+        bad = {"declarer": "1", "row": rs.rows[0].key, "declarer_points": "100", "defender_points": "50"}
+        r = client.post(f"{slate}/hands", data={**hidden(page, "/hands"), **bad})
+        assert r.status_code == 422 and flashes(r.text)
+        walk.check(r.text, f"refused hand [{lang}]", lang)
+    client.delete_cookie("lang")
+
+    # The digital table: the organiser's page and a seat with its cards.
+    page = client.get(slate).text
+    r = client.post(f"{slate}/table/open", data=hidden(page, "/table/open"))
+    assert r.status_code == 302
+    walk.look(f"{slate}/table", "digital table")
+    manage = client.get(f"{slate}/table").text
+    links = client.post(f"{slate}/table/links", data=hidden(manage, "/table/links"))
+    seat_links = re.findall(r'value="https?://[^/]+(/s/[^"]+)"', links.text)
+    assert seat_links
+    phone = app.test_client()
+    seat_page = phone.get(seat_links[0]).headers["Location"]
+    for lang in LANGS:
+        phone.set_cookie("lang", lang)
+        r = phone.get(seat_page)
+        assert r.status_code == 200
+        walk.check(r.text, f"seat page [{lang}]", lang)
+    _close_table(client, write, ev)
+
+    sent: list[Any] = []
+    for i in range(rs.n_hands // 2):  # each hand recorded by a phone in another language: its flash too
+        lang = LANGS[i % 3]
+        client.set_cookie("lang", lang)
+        client_record(client, slate, rs, sent, len(sent) + 1)
+        walk.check(client.get(slate).text, f"hand {i + 1} recorded [{lang}]", lang)
+    client.delete_cookie("lang")
+    walk.look(slate, "slate half way")
+    walk.look(f"{slate}/entries/0", "correcting a hand")
+    walk.look(write, "circle with an evening in progress")
+    client_record(client, slate, rs, sent, rs.n_hands)
+    client.get(slate)  # the last "recorded" flash
+    walk.look(slate, "complete slate")
+    client.set_cookie("lang", "it_CH")
+    page = client.get(slate).text
+    r = client.post(f"{slate}/end", data=hidden(page, "/end"))
+    assert r.status_code == 302
+    walk.check(client.get(slate).text, "evening closed [it_CH]", "it_CH")
+    walk.look(slate, "result")
+    walk.look(slate.replace(write, view), "result, onlookers")
+    walk.look(write, "circle with its history")
+    walk.look(view, "circle, onlookers")
+    assert walk.seen >= 3 * 14
+    assert not walk.leftovers, json.dumps(walk.leftovers, indent=1, ensure_ascii=False)
+
+
+def test_the_walk_sees_english_where_it_is() -> None:
+    """The needles catch a whole English text, a filled-in template and a sentence inside a text,
+    and leave the glossary's shared words and players' names alone."""
+    needles = english_needles("fr_CH")
+    page = (
+        '<html lang="fr-CH"><body><h2>Record a hand</h2><p>Hand 12</p>'
+        "<p>Note: Every cell is filled. Bravo</p><p>Slalom</p><p>Total</p><p>Beat</p>"
+        '<button value="easy" title="Try again">facile</button>'
+        '<script type="application/json">{"words": ["Your turn."]}</script></body></html>'
+    )
+    found = {f.split(" in ")[0] for f in english_on(page, needles)}
+    assert found == {"'Record a hand'", "'Hand %(n)s'", "'Every cell is filled.'", "'Try again'", "'Your turn.'"}
