@@ -1,6 +1,6 @@
 """``pip install .`` gives a whole app: the wheel, installed into a fresh virtual environment
 away from the checkout, migrates its database, serves pages and static files, and speaks
-Swiss German (the compiled catalogs of every language are in it)."""
+Swiss German, French and Italian (the compiled catalogs of every language are in it)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_wheel_carries_templates_static_migrations_and_catalogs(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert LANGUAGES and "de_CH" in LANGUAGES
+    assert {"de_CH", "fr_CH", "it_CH"} <= set(LANGUAGES)
     for lang in LANGUAGES:
         assert f"scorekeeper/translations/{lang}/LC_MESSAGES/messages.mo" in names, lang
     for folder in ("templates", "static", "migrations"):
@@ -75,7 +75,15 @@ def test_the_wheel_carries_templates_static_migrations_and_catalogs(wheel: Path)
     assert package <= names, sorted(package - names)[:5]
 
 
-def test_installed_wheel_serves_swiss_german(wheel: Path, tmp_path: Path) -> None:
+# A browser's language -> the <html lang> and words its page must have (from the compiled catalogs).
+PAGES = {
+    "de-CH": ("de-CH", "Jassrunde"),
+    "fr-CH,fr;q=0.9": ("fr-CH", "Nouveau cercle"),
+    "it-CH,it;q=0.9": ("it-CH", "Nuovo gruppo"),
+}
+
+
+def test_installed_wheel_serves_swiss_german_french_and_italian(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", str(venv)])
     bin_dir = venv / "bin"
@@ -101,12 +109,13 @@ def test_installed_wheel_serves_swiss_german(wheel: Path, tmp_path: Path) -> Non
     try:
         wait_until_up(port, process, log, "/readyz")
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        conn.request("GET", "/", headers={"Accept-Language": "de-CH"})
-        page = conn.getresponse()
-        html = page.read().decode()
-        assert page.status == 200
-        assert '<html lang="de-CH">' in html
-        assert "Jassrunde" in html, html[:800]  # the German page, from the compiled catalog
+        for accept, (lang, words) in PAGES.items():
+            conn.request("GET", "/", headers={"Accept-Language": accept})
+            page = conn.getresponse()
+            html = page.read().decode()
+            assert page.status == 200
+            assert f'<html lang="{lang}">' in html
+            assert words in html, html[:800]  # the page in that language, from the compiled catalog
         css = html.split('href="/static/css/app.css', 1)[1].split('"', 1)[0]
         conn.request("GET", "/static/css/app.css" + css)
         static = conn.getresponse()

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from shared_helpers import rid
 
 from scorekeeper.bots import choose_action
-from scorekeeper.game.cards import ALL_CARDS, DeckStyle, card_name
+from scorekeeper.game.cards import ALL_CARDS, NAME_LANGUAGES, DeckStyle, card_name
 from scorekeeper.game.faces import symbol_id
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import DigitalTable, Evening
@@ -97,11 +97,11 @@ class Phone:
 
 def every_card_name() -> dict[int, list[str]]:
     """Every way a card can be written on a page: its code (as data, a key, in quotes), its face
-    in a sprite (``#HA"``, ``#HJ-de"``), its names in both decks and languages."""
+    in a sprite (``#HA"``, ``#HJ-de"``), its names in both decks and every language."""
     out: dict[int, list[str]] = {}
     for c in ALL_CARDS:
-        names = {card_name(c, deck, lang) for deck in DeckStyle for lang in ("en", "de")}
-        faces = {f'#{symbol_id(c, deck, lang)}"' for deck in DeckStyle for lang in ("en", "de")}
+        names = {card_name(c, deck, lang) for deck in DeckStyle for lang in NAME_LANGUAGES}
+        faces = {f'#{symbol_id(c, deck, lang)}"' for deck in DeckStyle for lang in NAME_LANGUAGES}
         out[int(c)] = [f'data-card="{c.name}"', f'"{c.name}"', f'card-{c.name}"', *sorted(faces), *names]
     return out
 
