@@ -1,4 +1,4 @@
-"""The user's language: which one, typed gettext, dates and times in the browser's region.
+"""The user's language: which one, typed gettext, dates and times in the browser's region, money.
 
 The language itself is chosen by ``extensions.select_locale`` (``?lang=``, the
 ``lang`` cookie, the browser's Accept-Language). ``gettext``/``_`` and ``ngettext``
@@ -89,13 +89,14 @@ def local_datetime(value: Any) -> str:
     return pattern.replace("{1}", local_date(value)).replace("{0}", local_time(value))
 
 
-# --- money and numbers, as the language writes them -------------------------------------
-# Money is always Swiss francs: English shows them as Swiss English does (en_CH).
+# --- money, as the language writes it ----------------------------------------------------
+# Money is always Swiss francs: English shows them as Swiss English does (en_CH). Points stay
+# plain digits, as chalked on a slate (docs/DECISIONS.md, Languages).
 MONEY_LOCALES: dict[str, str] = {"en": "en_CH"}
 
 
 def money_locale() -> str:
-    """The Babel locale money and numbers are written in: the current language's, Swiss English for English."""
+    """The Babel locale money is written in: the current language's, Swiss English for English."""
     lang = current_language()
     return MONEY_LOCALES.get(lang, lang)
 
@@ -109,10 +110,3 @@ def format_chf(rappen: int, *, signed: bool = False) -> str:
 
     text = format_currency(Decimal(int(rappen)) / 100, "CHF", locale=money_locale())
     return f"+{text}" if signed and rappen > 0 else text
-
-
-def format_number(value: int) -> str:
-    """A whole number as the language groups its digits (Babel)."""
-    from babel.numbers import format_decimal
-
-    return format_decimal(value, locale=money_locale())
