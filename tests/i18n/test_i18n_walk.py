@@ -143,9 +143,29 @@ def _close_table(client: FlaskClient, write: str, ev: str) -> None:
 @pytest.mark.parametrize("variant", list(Variant))
 def test_a_whole_evening_has_no_english_left(app: Flask, client: FlaskClient, variant: Variant) -> None:
     walk = Walk(client)
+    for lang in LANGS:  # the new circle's page (its links, shown once), in each language
+        client.set_cookie("lang", lang)
+        r = client.post("/", data={"name": f"Jass {lang}", **hidden(client.get("/").text, "/")})
+        walk.check(r.text, f"circle created [{lang}]", lang)
+        r = client.post("/", data={"name": "  ", **hidden(client.get("/").text, "/")})
+        assert r.status_code == 422
+        walk.check(r.text, f"circle refused [{lang}]", lang)
+    client.delete_cookie("lang")
     write, view = client_circle(client)
     walk.look("/", "home")
     walk.look(f"{write}/start?variant={variant.value}", "start form")
+    for lang in LANGS:  # a start form sent without names: the field errors in each language
+        client.set_cookie("lang", lang)
+        page = client.get(f"{write}/start?variant={variant.value}").text
+        r = client.post(f"{write}/start?variant={variant.value}", data=hidden(page, "/start"))
+        assert r.status_code == 422
+        walk.check(r.text, f"start form refused [{lang}]", lang)
+        r = client.post(f"{write}/view-link", data=hidden(client.get(write).text, "/view-link"))
+        walk.check(r.text, f"new onlookers link [{lang}]", lang)
+        link = re.search(r'id="view-link"[^>]*value="https?://[^/]+(/c/[^"]+)"', r.text)
+        assert link
+        view = link.group(1)  # the old one stops working
+    client.delete_cookie("lang")
     walk.look("/no/such/page", "not found", status=404)
     slate = client_start(client, write, variant)
     ev = slate.rsplit("/", 1)[1]
