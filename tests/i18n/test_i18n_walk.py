@@ -28,7 +28,9 @@ from i18n_helpers import (
 )
 from shared_helpers import flashes, hidden
 
+from scorekeeper.bots import choose_action
 from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.services import digital_table as tables
 
 LANGS = ("de_CH", "fr_CH", "it_CH")
 GLOSSARY = ROOT / "docs" / "GLOSSARY.md"
@@ -134,6 +136,19 @@ class Walk:
             self.leftovers[name] = found
 
 
+def play_moves(app: Flask, table_id: str, moves: int) -> None:
+    """``moves`` more moves at the table, each by the computer players' easiest choice."""
+    with app.app_context():
+        table = tables.get_table(table_id)
+        st = tables.load(table)
+        for _ in range(moves):
+            mover = st.to_move()
+            assert mover is not None
+            view = st.view(mover)
+            assert view is not None
+            st = tables.act(table, mover, choose_action(view, st.ruleset, "easy"), expected_seq=st.seq)
+
+
 def _close_table(client: FlaskClient, write: str, ev: str) -> None:
     manage = client.get(f"{write}/e/{ev}/table").text
     r = client.post(f"{write}/e/{ev}/table/close", data=hidden(manage, "/table/close"))
@@ -194,11 +209,14 @@ def test_a_whole_evening_has_no_english_left(app: Flask, client: FlaskClient, va
     assert seat_links
     phone = app.test_client()
     seat_page = phone.get(seat_links[0]).headers["Location"]
-    for lang in LANGS:
-        phone.set_cookie("lang", lang)
-        r = phone.get(seat_page)
-        assert r.status_code == 200
-        walk.check(r.text, f"seat page [{lang}]", lang)
+    for moves in (0, 6, 12):  # choosing; a trick on the table; the last trick beside the next one
+        play_moves(app, seat_page.rsplit("/", 1)[1], moves)
+        for lang in LANGS:
+            phone.set_cookie("lang", lang)
+            r = phone.get(seat_page)
+            assert r.status_code == 200
+            walk.check(r.text, f"seat page after {moves} moves [{lang}]", lang)
+    walk.look(f"{slate}/table", "digital table in play")
     _close_table(client, write, ev)
 
     sent: list[Any] = []
