@@ -3,6 +3,7 @@ not fit together" reasons, the suit-order choices in the chosen deck's names."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -181,3 +182,38 @@ def test_suit_order_choices_follow_the_deck(app: Flask, client: FlaskClient, lan
     assert re.search(r'<option[^>]*selected[^>]*value="swiss"|<option[^>]*value="swiss"[^>]*selected', select)
     # The deck's radios fetch the suit order again (and the rows' names).
     assert 'hx-select-oob="#suit-order-field"' in page
+
+
+API_MISTAKES: list[tuple[str, str, dict[str, Any] | None, int]] = [  # (method, path under the evening, body, status)
+    ("POST", "/hands", {"declarer_points": 100, "defender_points": 50}, 422),  # points_sum
+    ("POST", "/hands", {"row_key": "no_such_row"}, 422),
+    ("POST", "/hands", {"declarer_points": 100.5}, 400),
+    ("POST", "/hands", {"points": 3}, 400),  # unknown field
+    ("POST", "/hands", {"declarer_seat": None}, 400),
+    ("POST", "/hands", {"expected_version": 7}, 409),
+    ("GET", "/no-such-thing", None, 404),
+    ("DELETE", "", None, 405),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "fields", "status"), API_MISTAKES)
+def test_api_errors_speak_the_callers_language(
+    app: Flask, client: FlaskClient, method: str, path: str, fields: dict[str, Any] | None, status: int
+) -> None:
+    """The same mistake answered in English, German, French and Italian: four different texts, the
+    same code and parameters."""
+    write, _view, ev = make_evening(app)
+    answers = {}
+    for lang, accept in ACCEPT.items():
+        body = None if fields is None else _hand(ev, **fields)
+        r = client.open(
+            f"/api/v1/evenings/{ev}{path}",
+            method=method,
+            json=body,
+            headers={"Authorization": f"Bearer {write}", "Accept-Language": accept},
+        )
+        assert r.status_code == status, (lang, r.get_json())
+        answers[lang] = r.get_json()["error"]
+    messages = {lang: a["message"] for lang, a in answers.items()}
+    assert len(set(messages.values())) == 4, messages
+    assert len({(a["code"], json.dumps(a["params"], sort_keys=True)) for a in answers.values()}) == 1
