@@ -90,6 +90,10 @@ def test_every_page_in_each_language_fits_a_360_px_phone(live_app: tuple[str, Fl
     assert result_word in page.content()
     fits(page, "result")
     shot(page, f"lang-result-{lang}-360")
+    for variant in ("club", "three", "solo4"):  # every slate's row names in this language
+        start_evening(page, write, variant, LONG_NAMES[:3] if variant == "three" else LONG_NAMES)
+        fits(page, f"slate {variant}")
+        shot(page, f"lang-slate-{variant}-{lang}-360")
     page.goto(write)
     fits(page, "circle")
     page.goto(ev + "/entries/0")
