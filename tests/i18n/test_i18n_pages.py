@@ -16,6 +16,8 @@ from scorekeeper.i18n import LANGUAGES
 
 DE = {"Accept-Language": "de-CH,de;q=0.9,en;q=0.5"}
 EN = {"Accept-Language": "en-GB,en;q=0.8"}
+FR = {"Accept-Language": "fr-CH,fr;q=0.9"}
+IT = {"Accept-Language": "it-CH,it;q=0.9"}
 
 SUITS = {  # deck -> language -> the suit rows' labels in the three-player order (C, H, S, D)
     "swiss": {"de": ["Eichel", "Rose", "Schilte", "Schelle"], "en": ["Acorns", "Roses", "Shields", "Bells"]},
@@ -90,6 +92,10 @@ def test_switch_sets_a_cookie_that_sticks(app: Flask, client: FlaskClient) -> No
     assert "Record a hand" in client.get(slate_path, headers=DE).text
     assert "New circle" in client.get("/", headers=DE).text
     assert client.get("/lang/fr").status_code == 404
+    for code, words in (("fr_CH", "Inscrire une donne"), ("it_CH", "Scrivi una mano")):
+        r = client.get(f"/lang/{code}", headers={**EN, "Referer": f"http://localhost{slate_path}"})
+        assert r.status_code == 302 and f"lang={code}" in r.headers["Set-Cookie"]
+        assert words in client.get(slate_path, headers=DE).text
 
 
 def test_the_switch_is_on_every_page(app: Flask, client: FlaskClient) -> None:
@@ -104,10 +110,11 @@ def test_the_switch_is_on_every_page(app: Flask, client: FlaskClient) -> None:
         "/no/such/page",
     ]
     for path in pages:
-        de = client.get(path, headers=DE).text
-        assert 'href="/lang/en"' in de and f'aria-current="true">{LANGUAGES["de_CH"]}<' in de, path
-        en = client.get(path, headers=EN).text
-        assert 'href="/lang/de_CH"' in en and f'aria-current="true">{LANGUAGES["en"]}<' in en, path
+        for lang, accept in (("de_CH", DE), ("en", EN), ("fr_CH", FR), ("it_CH", IT)):
+            page = client.get(path, headers=accept).text
+            assert f'aria-current="true">{LANGUAGES[lang]}<' in page, (path, lang)
+            others = [code for code in LANGUAGES if code != lang]
+            assert all(f'href="/lang/{code}"' in page for code in others), (path, lang)
 
 
 def test_no_english_left_on_german_pages(app: Flask, client: FlaskClient) -> None:
