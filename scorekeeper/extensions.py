@@ -34,12 +34,12 @@ compress = Compress()
 
 
 def normalize_language(code: str | None) -> str | None:
-    """``de``, ``de-CH``, ``de_DE``, ``gsw`` -> ``de_CH``; ``fr``, ``fr-FR`` -> ``fr_CH``;
+    """``de``, ``de-CH``, ``de_DE``, ``gsw``, ``rm`` -> ``de_CH``; ``fr``, ``fr-FR`` -> ``fr_CH``;
     ``it``, ``it-IT`` -> ``it_CH``; ``en-GB`` -> ``en``; else None."""
     if not code:
         return None
     c = code.strip().replace("-", "_").lower()
-    if c.startswith(("de", "gsw")):
+    if c.startswith(("de", "gsw", "rm_")) or c == "rm":  # Romansh readers: German
         return "de_CH"
     if c == "fr" or c.startswith("fr_"):
         return "fr_CH"

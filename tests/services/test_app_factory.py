@@ -92,6 +92,7 @@ def test_sqlite_connection_settings(app: Flask, db_backend: str) -> None:
         ("", None, "fr, en-GB;q=0.7", "fr_CH"),
         ("", None, "es, en-GB;q=0.7", "en"),
         ("", None, "it-IT, de;q=0.7", "it_CH"),
+        ("", None, "rm-CH, it;q=0.7", "de_CH"),
         ("?lang=it", "de_CH", "de", "it_CH"),
         ("", "fr_CH", "de", "fr_CH"),
         ("?lang=xx", "yy", "es", None),
