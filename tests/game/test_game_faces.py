@@ -26,7 +26,7 @@ from scorekeeper.game.faces import (
 )
 
 STYLES = list(DeckStyle)
-LANGUAGES = ["de", "en", "de-CH", "en-GB"]
+LANGUAGES = ["de", "en", "de-CH", "en-GB", "fr-CH", "it_CH"]
 
 
 @pytest.mark.parametrize("style", STYLES)

@@ -25,6 +25,13 @@ def test_card_numbering_and_notation() -> None:
     assert cards_of(mask_of(ALL_CARDS)) == list(ALL_CARDS)
     assert card_name(Card.of(Suit.HEARTS, Rank.ACE), DeckStyle.SWISS, "de") == "Rose Ass"
     assert card_name(Card.of(Suit.HEARTS, Rank.ACE), DeckStyle.FRENCH, "en") == "ace of hearts"
+    # French names the suit in the singular (d' before a vowel), Italian in the plural (docs/GLOSSARY.md)
+    assert card_name(Card.of(Suit.HEARTS, Rank.ACE), DeckStyle.FRENCH, "fr_CH") == "as de cœur"
+    assert card_name(Card.of(Suit.SPADES, Rank.JACK), DeckStyle.SWISS, "fr-CH") == "Under d'écusson"
+    assert card_name(Card.of(Suit.CLUBS, Rank.TEN), DeckStyle.SWISS, "fr") == "bannière de gland"
+    assert card_name(Card.of(Suit.HEARTS, Rank.ACE), DeckStyle.FRENCH, "it_CH") == "asso di cuori"
+    assert card_name(Card.of(Suit.DIAMONDS, Rank.QUEEN), DeckStyle.SWISS, "it") == "Ober di campanelli"
+    assert card_name(Card.of(Suit.HEARTS, Rank.ACE), DeckStyle.FRENCH, "es") == "ace of hearts"  # else English
 
 
 # --- contracts ---------------------------------------------------------------------
