@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
@@ -51,7 +51,9 @@ def set_language(code: str) -> Response:
     if ref:
         parts = urlsplit(ref)
         if parts.netloc == request.host and parts.path.startswith("/") and not parts.path.startswith("//"):
-            target = parts.path + (f"?{parts.query}" if parts.query else "")
+            # A ?lang= in the page's address would win over the new choice: it is left out.
+            query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "lang"])
+            target = parts.path + (f"?{query}" if query else "")
     resp = redirect(target)
     resp.set_cookie(LANG_COOKIE, code, max_age=ONE_YEAR, samesite="Lax", httponly=True)
     return resp

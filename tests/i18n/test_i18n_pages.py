@@ -92,6 +92,9 @@ def test_switch_sets_a_cookie_that_sticks(app: Flask, client: FlaskClient) -> No
     assert "Record a hand" in client.get(slate_path, headers=DE).text
     assert "New circle" in client.get("/", headers=DE).text
     assert client.get("/lang/fr").status_code == 404
+    # A page opened with ?lang= (a shared link): the switch goes back without it, so the choice shows.
+    r = client.get("/lang/it_CH", headers={"Referer": f"http://localhost{slate_path}?lang=fr_CH&x=1"})
+    assert r.headers["Location"] == f"{slate_path}?x=1"
     for code, words in (("fr_CH", "Inscrire une donne"), ("it_CH", "Scrivi una mano")):
         r = client.get(f"/lang/{code}", headers={**EN, "Referer": f"http://localhost{slate_path}"})
         assert r.status_code == 302 and f"lang={code}" in r.headers["Set-Cookie"]
