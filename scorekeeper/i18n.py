@@ -89,14 +89,14 @@ def local_datetime(value: Any) -> str:
     return pattern.replace("{1}", local_date(value)).replace("{0}", local_time(value))
 
 
-# --- money, as the language writes it ----------------------------------------------------
+# --- money and decimals, as the language writes them -------------------------------------
 # Money is always Swiss francs: English shows them as Swiss English does (en_CH). Points stay
 # plain digits, as chalked on a slate (docs/DECISIONS.md, Languages).
 MONEY_LOCALES: dict[str, str] = {"en": "en_CH"}
 
 
 def money_locale() -> str:
-    """The Babel locale money is written in: the current language's, Swiss English for English."""
+    """The Babel locale money and decimals are written in: the current language's, Swiss English for English."""
     lang = current_language()
     return MONEY_LOCALES.get(lang, lang)
 
@@ -110,3 +110,10 @@ def format_chf(rappen: int, *, signed: bool = False) -> str:
 
     text = format_currency(Decimal(int(rappen)) / 100, "CHF", locale=money_locale())
     return f"+{text}" if signed and rappen > 0 else text
+
+
+def format_tenths(value: float) -> str:
+    """A number to one decimal as the language writes it (Babel): ``27.3``, ``27,3`` (fr_CH)."""
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="0.0", locale=money_locale()))

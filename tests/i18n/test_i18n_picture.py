@@ -1,5 +1,5 @@
 """The slate picture in the language asked for (``?lang=`` or the reader's choice), its date and
-money as Babel writes them for that language; money and dates on the pages likewise."""
+money as Babel writes them for that language; money, decimals and dates on the pages likewise."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from typing import Any
 import flask_babel
 import pytest
 from babel.dates import format_date
-from babel.numbers import format_currency
+from babel.numbers import format_currency, format_decimal
 from flask import Flask
 from flask.testing import FlaskClient
 from i18n_helpers import make_evening, whole_evening
 
-from scorekeeper.i18n import format_chf, local_date
+from scorekeeper.i18n import format_chf, format_tenths, local_date
 from scorekeeper.models import Evening
 from scorekeeper.render import SlatePicture
 from scorekeeper.web import picture as picture_page
@@ -86,6 +86,15 @@ def test_money_is_babels_for_each_language(app: Flask, lang: str, rappen: int) -
         expected = format_currency(Decimal(rappen) / 100, "CHF", locale=MONEY_LOCALE[lang])
         assert format_chf(rappen) == expected
         assert format_chf(rappen, signed=True) == ("+" if rappen > 0 else "") + expected
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("value", [0, 27.34, -1.65, 1234.5])
+def test_decimals_are_babels_for_each_language(app: Flask, lang: str, value: float) -> None:
+    with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
+        assert format_tenths(value) == format_decimal(value, format="0.0", locale=MONEY_LOCALE[lang])
+    with app.test_request_context("/", headers={"Cookie": "lang=fr_CH"}):
+        assert format_tenths(27.34) == "27,3"  # French writes a decimal comma
 
 
 @pytest.mark.parametrize("lang", LANGS)
