@@ -62,12 +62,19 @@ def percent(p: float, exact: bool) -> str:
     return _("%(n)s %%", n=round(p * 100))
 
 
+def tenths(x: float) -> str:
+    """A signed number to one decimal, with a real minus sign (as ``labels.signed``)."""
+    text = f"{abs(x):.1f}"
+    return text if text == "0.0" else ("+" if x > 0 else "−") + text
+
+
 def line_text(points: int | None, *, lead: bool) -> str:
-    """A line in words: the points needed in every open row of the side."""
+    """A line in words: the card points needed in every open row of the side (``lead``: the
+    catch-up line, else the clinch line)."""
     if points is None:
-        return _("out of reach") if lead else _("not in its own hands")
+        return _("out of reach") if lead else _("depends on the others")
     if points == 0:
-        return _("already")
+        return _("already in the lead") if lead else _("already sure")
     if points == MATCH_POINTS:
         return _("a match in every open row")
     return _("%(points)s points in every open row", points=points)
@@ -89,7 +96,7 @@ def _side(s: SideOutlook, name: str, three: bool) -> SideLine:
         win=win,
         win_text=percent(win, exact),
         shared_text=percent(shared, exact) if shared > 0 else None,
-        expected=f"{s.expected:+.1f}" if three and s.expected is not None else None,
+        expected=tenths(s.expected) if three and s.expected is not None else None,
     )
 
 
