@@ -28,7 +28,7 @@ class SideLine:
     clinch: str | None  # what it needs to be sure of the win
     win: float  # probability of winning alone, 0..1 (the meter)
     win_text: str  # "38 %", "< 1 %", "100 %" (exact only when decided)
-    shared_text: str | None  # chance of a shared win, when there is one
+    shared_text: str | None  # chance of a shared win, from 1 % on
     expected: str | None  # three players: the expected net sticks
 
 
@@ -95,7 +95,7 @@ def _side(s: SideOutlook, name: str, three: bool) -> SideLine:
         clinch=None if three else line_text(s.clinch, lead=False),
         win=win,
         win_text=percent(win, exact),
-        shared_text=percent(shared, exact) if shared > 0 else None,
+        shared_text=percent(shared, exact) if shared >= 0.005 else None,  # shown from 1 % on
         expected=tenths(s.expected) if three and s.expected is not None else None,
     )
 
