@@ -14,7 +14,7 @@ from ..i18n import _
 from ..scoring.outlook import LOST, WON, SideOutlook
 from ..services.outlook import EveningOutlook
 from ..services.snapshot import EveningSnapshot
-from .labels import row_label, side_labels, signed
+from .labels import row_label, short_names, side_labels, signed
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class OutlookView:
     hidden: bool
     three: bool
     sides: list[SideLine]
+    short: list[str]  # per side, the short names (the row-by-row table's narrow columns; full names above)
     rows: list[RowLine]  # open rows only (three players: rows not decided yet)
     match_enough: frozenset[tuple[str, int]]  # (row key, side): a match in this cell alone wins
     simulations: int
@@ -95,18 +96,19 @@ def _side(s: SideOutlook, name: str, three: bool) -> SideLine:
         clinch=None if three else line_text(s.clinch, lead=False),
         win=win,
         win_text=percent(win, exact),
-        shared_text=percent(shared, exact) if shared >= 0.005 else None,  # shown from 1 % on
+        shared_text=percent(shared, exact) if shared >= 0.01 else None,  # shown from 1 % on
         expected=tenths(s.expected) if three and s.expected is not None else None,
     )
 
 
 def build_outlook_view(snap: EveningSnapshot, eo: EveningOutlook) -> OutlookView:
     if eo.hidden or eo.outlook is None:
-        return OutlookView(True, False, [], [], frozenset(), 0)
+        return OutlookView(True, False, [], [], [], frozenset(), 0)
     out, rs = eo.outlook, snap.ruleset
     three = rs.variant is Variant.THREE
     names = side_labels(rs, snap.names)
     sides = [_side(s, names[s.side], three) for s in out.sides]
+    short = side_labels(rs, short_names(snap.names))
     rows: list[RowLine] = []
     enough: set[tuple[str, int]] = set()
     for r in out.rows:
@@ -141,4 +143,4 @@ def build_outlook_view(snap: EveningSnapshot, eo: EveningOutlook) -> OutlookView
                 None,
             )
         )
-    return OutlookView(False, three, sides, rows, frozenset(enough), out.simulations)
+    return OutlookView(False, three, sides, short, rows, frozenset(enough), out.simulations)
