@@ -1,7 +1,7 @@
 """the outlook: stored forecasts per version, and the setting to hide it
 
 Revision ID: a4c2e9f17b30
-Revises: 5d1c0a7e9b42
+Revises: a7c3e5f19d20
 Create Date: 2026-12-01 05:10:00.000000
 
 issue 13: the win probability of an evening is simulated once per version and stored
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'a4c2e9f17b30'
-down_revision = '5d1c0a7e9b42'
+down_revision = 'a7c3e5f19d20'
 branch_labels = None
 depends_on = None
 

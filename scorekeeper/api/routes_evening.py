@@ -300,7 +300,7 @@ def result(circle: Circle, evening_id: str) -> Response:
 )
 def outlook(circle: Circle, evening_id: str) -> Response:
     snap = svc.load_snapshot(load_evening(circle, evening_id))
-    return answer(outlook_dict(outlook_svc.outlook_of(snap), snap.ruleset.variant.value))
+    return answer(outlook_dict(outlook_svc.outlook_of(snap, circle), snap.ruleset.variant.value))
 
 
 @routes.operation(

@@ -220,4 +220,4 @@ def outlook_dict(eo: EveningOutlook, variant: str) -> Json:
     else:
         body = eo.outlook.to_dict()
         body["seed"] = None if eo.outlook.seed is None else f"{eo.outlook.seed:016x}"
-    return {"version": eo.version, "hidden": eo.hidden, **body}
+    return {"version": eo.version, "hidden": eo.hidden, **body, "history_hands": eo.history_hands}

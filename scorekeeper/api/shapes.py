@@ -365,6 +365,11 @@ OUTLOOK: Schema = obj(
             **nullable(STR),
             "description": "The simulation's seed (16 hex digits), from the evening and its version.",
         },
+        "history_hands": {
+            **INT,
+            "description": "Hands of the circle's ended evenings of this variant, declared by tonight's players, "
+            "blended into the probabilities (per player and contract, weight n/(n+30)).",
+        },
     },
     description="What each side still needs and its chance to win, at the evening's version "
     "(the same numbers as the slate page). Definitions: docs/DECISIONS.md, Outlook.",

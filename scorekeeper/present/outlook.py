@@ -51,15 +51,16 @@ class OutlookView:
     rows: list[RowLine]  # open rows only (three players: rows not decided yet)
     match_enough: frozenset[tuple[str, int]]  # (row key, side): a match in this cell alone wins
     simulations: int
+    history_hands: int = 0  # the circle's hands blended in
 
 
 def percent(p: float, exact: bool) -> str:
     """A probability for people: whole percent; "< 1 %" / "> 99 %" unless it is certain."""
     if not exact:
         if p < 0.01:
-            return _("< 1 %")
+            return _("< %(n)s %%", n=1)
         if p > 0.99:
-            return _("> 99 %")
+            return _("> %(n)s %%", n=99)
     return _("%(n)s %%", n=round(p * 100))
 
 
@@ -143,4 +144,4 @@ def build_outlook_view(snap: EveningSnapshot, eo: EveningOutlook) -> OutlookView
                 None,
             )
         )
-    return OutlookView(False, three, sides, short, rows, frozenset(enough), out.simulations)
+    return OutlookView(False, three, sides, short, rows, frozenset(enough), out.simulations, eo.history_hands)

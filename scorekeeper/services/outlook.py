@@ -9,6 +9,11 @@ later read of that version, on any phone, worker or host, and the API, reads the
 figures with one statement. A concurrent first read that loses the race takes the
 stored row, so all of them show the same numbers. Older versions' rows are removed.
 
+The circle's own hands are blended in per player and contract (``history.blend``, weight
+n/(n+30)): read through ``memory.memory_of`` (a constant number of statements) only when a
+version is simulated, so they are part of the stored forecast (``history_hands`` says how
+many hands went in).
+
 The poll (``poll_state``) reads the version and the setting with one small statement
 and never computes an outlook.
 
@@ -27,10 +32,11 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..game.errors import N_
+from ..history.blend import player_history, seat_history
 from ..models import Circle, Evening, OutlookForecast, is_public_id
-from ..scoring.forecast import Forecast, forecast, outlook_seed
+from ..scoring.forecast import Forecast, History, forecast, outlook_seed
 from ..scoring.outlook import Outlook, outlook
-from . import tx
+from . import memory, tx
 from .errors import NotFound
 from .snapshot import EveningSnapshot
 
@@ -42,6 +48,7 @@ class EveningOutlook:
     version: int
     hidden: bool  # the table asked not to see it: nothing was computed
     outlook: Outlook | None  # None when hidden
+    history_hands: int = 0  # the circle's recorded hands blended into the probabilities
 
 
 def forecast_to_dict(fc: Forecast) -> dict[str, Any]:
@@ -66,29 +73,45 @@ def forecast_from_dict(data: dict[str, Any], seed: int) -> Forecast:
     )
 
 
-def simulate(snap: EveningSnapshot) -> Forecast:
+def circle_history(circle: Circle, snap: EveningSnapshot) -> tuple[History, int]:
+    """The forecast's history of the evening's players (their hands in the circle's ended
+    evenings of the same variant) and how many hands it holds: the circle's memory, read
+    with a constant number of statements, its per-player table derived once per change."""
+    mem = memory.memory_of(circle)
+    variant = snap.ruleset.variant
+    players = mem.derive(("outlook-history", variant.value), lambda: player_history(mem.view, variant))
+    seats = next((ev.seats for ev in mem.view.evenings if ev.id == snap.public_id), ())
+    return seat_history(players, seats)
+
+
+def simulate(snap: EveningSnapshot, history: History | None = None) -> Forecast:
     """The forecast of the snapshot's slate, seeded by (evening, version)."""
     return forecast(
         snap.slate,
         seed=outlook_seed(snap.public_id, snap.version),
         cuts=snap.cuts,
         ended=not snap.is_open,
+        history=history,
     )
 
 
-def _stored(evening_id: int, version: int) -> dict[str, Any] | None:
-    return (
+Stored = tuple[dict[str, Any], int]  # the forecast as stored, and the history's hands in it
+
+
+def _stored(evening_id: int, version: int) -> Stored | None:
+    row = (
         tx.session()
         .execute(
-            select(OutlookForecast.forecast).where(
+            select(OutlookForecast.forecast, OutlookForecast.history_hands).where(
                 OutlookForecast.evening_id == evening_id, OutlookForecast.version == version
             )
         )
-        .scalar_one_or_none()
+        .first()
     )
+    return None if row is None else (row[0], int(row[1]))
 
 
-def _store(evening_id: int, version: int, fc: Forecast) -> dict[str, Any]:
+def _store(evening_id: int, version: int, fc: Forecast, history_hands: int) -> Stored:
     """Keep ``fc`` as the forecast of (evening, version); the stored one if another read was first."""
     data = forecast_to_dict(fc)
     try:
@@ -98,27 +121,30 @@ def _store(evening_id: int, version: int, fc: Forecast) -> dict[str, Any]:
                     OutlookForecast.evening_id == evening_id, OutlookForecast.version < version
                 )
             )
-            s.add(OutlookForecast(evening_id=evening_id, version=version, forecast=data, history_hands=0))
+            s.add(OutlookForecast(evening_id=evening_id, version=version, forecast=data, history_hands=history_hands))
     except IntegrityError:  # a concurrent first read stored it: show what it stored
-        return _stored(evening_id, version) or data
-    return data
+        return _stored(evening_id, version) or (data, history_hands)
+    return data, history_hands
 
 
-def stored_forecast(snap: EveningSnapshot) -> Forecast:
-    """The forecast of the snapshot's version: read if stored, else simulated and stored."""
-    seed = outlook_seed(snap.public_id, snap.version)
-    data = _stored(snap.evening_id, snap.version)
-    if data is None:
-        data = _store(snap.evening_id, snap.version, simulate(snap))
-    return forecast_from_dict(data, seed)
+def stored_forecast(snap: EveningSnapshot, circle: Circle) -> tuple[Forecast, int]:
+    """The forecast of the snapshot's version and the history's hands in it: read if stored,
+    else simulated with the circle's history and stored."""
+    found = _stored(snap.evening_id, snap.version)
+    if found is None:
+        history, hands = circle_history(circle, snap)
+        found = _store(snap.evening_id, snap.version, simulate(snap, history), hands)
+    data, hands = found
+    return forecast_from_dict(data, outlook_seed(snap.public_id, snap.version)), hands
 
 
-def outlook_of(snap: EveningSnapshot) -> EveningOutlook:
+def outlook_of(snap: EveningSnapshot, circle: Circle) -> EveningOutlook:
     """The evening's outlook at the snapshot's version (nothing computed when hidden)."""
     if snap.outlook_hidden:
         return EveningOutlook(snap.version, True, None)
-    fc = stored_forecast(snap)
-    return EveningOutlook(snap.version, False, outlook(snap.slate, cuts=snap.cuts, ended=not snap.is_open, forecast=fc))
+    fc, hands = stored_forecast(snap, circle)
+    out = outlook(snap.slate, cuts=snap.cuts, ended=not snap.is_open, forecast=fc)
+    return EveningOutlook(snap.version, False, out, hands)
 
 
 def set_hidden(evening: Evening, hidden: bool) -> Evening:

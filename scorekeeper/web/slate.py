@@ -55,7 +55,7 @@ def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot)
         "names": names,
         "slate": slate,
         "view": build_slate_view(snap),
-        "outlook_view": build_outlook_view(snap, outlook_svc.outlook_of(snap)),
+        "outlook_view": build_outlook_view(snap, outlook_svc.outlook_of(snap, circle)),
         "outlook_toggle": can_write,  # a setting of the evening, not of its slate: also once ended
         "ended": ended,
         "pending": snap.pending,

@@ -16,10 +16,11 @@ from sqlalchemy import event, func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.models import Evening, OutlookForecast
+from scorekeeper.history.blend import player_history, seat_history
+from scorekeeper.models import Circle, Evening, OutlookForecast
 from scorekeeper.scoring.forecast import outlook_seed
 from scorekeeper.scoring.outlook import evening_outlook
-from scorekeeper.services import circles, evenings
+from scorekeeper.services import circles, evenings, memory
 from scorekeeper.services import outlook as svc
 
 
@@ -56,6 +57,10 @@ def _fresh(write: str, evening_id: str) -> Evening:
     return evenings.get_evening(circle, evening_id)
 
 
+def _circle(write: str) -> Circle:
+    return circles.open_circle(write)[0]
+
+
 def _stored_rows(evening_id: int) -> list[tuple[int, int]]:
     return [
         (r.version, r.history_hands)
@@ -70,7 +75,7 @@ def test_the_outlook_is_the_pure_one_at_the_snapshots_version(app: Flask, varian
     with app.app_context():
         write, ev = _evening(variant, 5)
         snap = evenings.load_snapshot(_fresh(write, ev.public_id))
-        got = svc.outlook_of(snap)
+        got = svc.outlook_of(snap, _circle(write))
         assert not got.hidden and got.version == snap.version
         want = evening_outlook(snap.slate, snap.public_id, snap.version, cuts=snap.cuts, ended=not snap.is_open)
         assert got.outlook == want
@@ -82,12 +87,13 @@ def test_simulated_once_per_version_then_read_with_one_statement(app: Flask) -> 
         write, ev = _evening(Variant.TEAMS, 4)
         evening_id, public_id = ev.id, ev.public_id
         snap = evenings.load_snapshot(_fresh(write, public_id))
-        first = svc.outlook_of(snap)
+        first = svc.outlook_of(snap, _circle(write))
         assert _stored_rows(evening_id) == [(snap.version, 0)]
 
         db.session.remove()
+        circle = _circle(write)
         with counted() as seen:
-            again = svc.outlook_of(snap)
+            again = svc.outlook_of(snap, circle)
         assert len(seen) == 1 and "outlook_forecasts" in seen[0]
         assert again == first
 
@@ -97,7 +103,7 @@ def test_simulated_once_per_version_then_read_with_one_statement(app: Flask) -> 
             pass
         newer = evenings.load_snapshot(_fresh(write, public_id))
         assert newer.version == snap.version + 1
-        svc.outlook_of(newer)
+        svc.outlook_of(newer, _circle(write))
         assert _stored_rows(evening_id) == [(newer.version, 0)]
 
 
@@ -105,14 +111,14 @@ def test_a_read_that_loses_the_race_shows_what_the_winner_stored(app: Flask) -> 
     with app.app_context():
         write, ev = _evening(Variant.THREE, 3)
         snap = evenings.load_snapshot(_fresh(write, ev.public_id))
-        stored = svc.stored_forecast(snap)
+        stored, _hands = svc.stored_forecast(snap, _circle(write))
         other = svc.forecast_to_dict(stored) | {"win": [0.5, 0.25, 0.25]}  # what "another phone" wrote
         db.session.execute(
             OutlookForecast.__table__.update().where(OutlookForecast.evening_id == ev.id).values(forecast=other)
         )
         db.session.commit()
-        assert svc._store(ev.id, snap.version, stored)["win"] == [0.5, 0.25, 0.25]
-        assert svc.stored_forecast(snap).win == (0.5, 0.25, 0.25)
+        assert svc._store(ev.id, snap.version, stored, 0)[0]["win"] == [0.5, 0.25, 0.25]
+        assert svc.stored_forecast(snap, _circle(write))[0].win == (0.5, 0.25, 0.25)
 
 
 def test_a_hidden_outlook_is_not_computed_and_the_setting_is_remembered(app: Flask) -> None:
@@ -122,14 +128,15 @@ def test_a_hidden_outlook_is_not_computed_and_the_setting_is_remembered(app: Fla
         ev = svc.set_hidden(_fresh(write, ev.public_id), True)
         assert ev.outlook_hidden and ev.version == version  # a setting, not a change of the slate
         snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        circle = _circle(write)
         with counted() as seen:
-            got = svc.outlook_of(snap)
+            got = svc.outlook_of(snap, circle)
         assert got.hidden and got.outlook is None and seen == []
         assert _stored_rows(ev.id) == []
         ev = svc.set_hidden(_fresh(write, ev.public_id), True)  # twice is once
         ev = svc.set_hidden(_fresh(write, ev.public_id), False)
         snap = evenings.load_snapshot(_fresh(write, ev.public_id))
-        assert not snap.outlook_hidden and svc.outlook_of(snap).outlook is not None
+        assert not snap.outlook_hidden and svc.outlook_of(snap, _circle(write)).outlook is not None
 
 
 def test_the_poll_reads_version_and_setting_with_one_statement_and_computes_nothing(app: Flask) -> None:
@@ -152,7 +159,7 @@ def test_an_ended_evening_has_its_outlook_decided(app: Flask) -> None:
         write, ev = _evening(Variant.TEAMS, default_ruleset(Variant.TEAMS).n_hands)
         ev = evenings.end_evening(ev, early=False, expected_version=ev.version, request_id=rid("end"))
         snap = evenings.load_snapshot(_fresh(write, ev.public_id))
-        out = svc.outlook_of(snap).outlook
+        out = svc.outlook_of(snap, _circle(write)).outlook
         assert out is not None and snap.result is not None
         winners = set(snap.result.winners)
         for side in out.sides:
@@ -160,3 +167,51 @@ def test_an_ended_evening_has_its_outlook_decided(app: Flask) -> None:
             if len(winners) == 1:
                 assert side.win == (1.0 if side.side in winners else 0.0)
                 assert side.decided == ("won" if side.side in winners else "lost")
+
+
+def _circle_with_history(ended: int) -> tuple[str, Evening]:
+    """A teams circle with ``ended`` whole evenings of the same four players, and a fresh one."""
+    rs = default_ruleset(Variant.TEAMS)
+    circle, write, _view = circles.create_circle("Runde")
+    for i in range(ended):
+        ev = evenings.start_evening(
+            circle, ruleset=rs, player_names=list(NAMES), first_dealer=0, request_id=rid("start")
+        )
+        for _ in play_hands(ev, start_turn=i):
+            pass
+        evenings.end_evening(ev, early=False, expected_version=ev.version, request_id=rid("end"))
+    ev = evenings.start_evening(
+        circle, ruleset=rs, player_names=list(reversed(NAMES)), first_dealer=0, request_id=rid("start")
+    )
+    for _ in play_hands(ev, 3):
+        pass
+    return write, ev
+
+
+def test_the_circles_hands_are_blended_in_and_read_with_a_constant_number_of_statements(app: Flask) -> None:
+    counts = []
+    with app.app_context():
+        for ended in (1, 3):
+            memory.forget()
+            write, ev = _circle_with_history(ended)
+            snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+            circle = _circle(write)
+            with counted() as seen:
+                got = svc.outlook_of(snap, circle)
+            counts.append(len(seen))
+            # tonight's seats hold the players in reverse: their history follows them
+            record = memory.memory_of(circle)
+            history, hands = seat_history(player_history(record.view, Variant.TEAMS), snap_seats(record, snap))
+            assert got.history_hands == hands == ended * default_ruleset(Variant.TEAMS).n_hands
+            want = evening_outlook(snap.slate, snap.public_id, snap.version, history=history)
+            assert got.outlook == want
+            assert got.outlook != evening_outlook(snap.slate, snap.public_id, snap.version)  # it made a difference
+            assert _stored_rows(ev.id) == [(snap.version, hands)]
+            # a second read uses the stored figures, history and all
+            db.session.remove()
+            assert svc.outlook_of(snap, _circle(write)) == got
+    assert counts[0] == counts[1], counts
+
+
+def snap_seats(record: memory.Memory, snap: Any) -> tuple[str, ...]:
+    return next(ev.seats for ev in record.view.evenings if ev.id == snap.public_id)
