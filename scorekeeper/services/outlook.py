@@ -25,8 +25,11 @@ the live fragment polls the setting alongside the version.
 
 from __future__ import annotations
 
+import logging
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -39,6 +42,8 @@ from ..scoring.outlook import Outlook, outlook
 from . import memory, tx
 from .errors import NotFound
 from .snapshot import EveningSnapshot
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,15 +78,52 @@ def forecast_from_dict(data: dict[str, Any], seed: int) -> Forecast:
     )
 
 
+# The circle's history of an evening's players, per worker: it changes when another evening of
+# the circle (or its players) changes, not with this evening's own hands, so a new version of
+# this evening reads one statement (the circle's fingerprint, this evening's version taken out)
+# instead of the whole memory.
+CACHED_HISTORIES: Final = 32
+_HISTORIES: OrderedDict[tuple[Any, ...], tuple[History, int]] = OrderedDict()
+_HISTORIES_LOCK = threading.Lock()
+
+
+def _history_key(circle: Circle, snap: EveningSnapshot) -> tuple[Any, ...]:
+    """What the evening's history depends on: ``memory.fingerprint`` without this evening's own
+    version (its second figure is the sum of the evenings' versions), so this evening's hands
+    leave it as it is; anything else that changes the circle's memory changes it."""
+    fp = list(memory.fingerprint(circle))
+    fp[1] -= snap.version
+    return (circle.id, snap.public_id, snap.ruleset.variant.value, *fp)
+
+
 def circle_history(circle: Circle, snap: EveningSnapshot) -> tuple[History, int]:
     """The forecast's history of the evening's players (their hands in the circle's ended
-    evenings of the same variant) and how many hands it holds: the circle's memory, read
-    with a constant number of statements, its per-player table derived once per change."""
+    evenings of the same variant) and how many hands it holds. One statement when only this
+    evening changed since the worker last read it; else the circle's memory
+    (``memory.memory_of``: a constant number of statements), its per-player table derived
+    once per change of the circle."""
+    key = _history_key(circle, snap)
+    with _HISTORIES_LOCK:
+        found = _HISTORIES.get(key)
+        if found is not None:
+            _HISTORIES.move_to_end(key)
+            return found
     mem = memory.memory_of(circle)
     variant = snap.ruleset.variant
     players = mem.derive(("outlook-history", variant.value), lambda: player_history(mem.view, variant))
     seats = next((ev.seats for ev in mem.view.evenings if ev.id == snap.public_id), ())
-    return seat_history(players, seats)
+    made = seat_history(players, seats)
+    with _HISTORIES_LOCK:
+        _HISTORIES[key] = made
+        while len(_HISTORIES) > CACHED_HISTORIES:
+            _HISTORIES.popitem(last=False)
+    return made
+
+
+def forget() -> None:
+    """Empty the per-worker history cache (tests, benchmarks)."""
+    with _HISTORIES_LOCK:
+        _HISTORIES.clear()
 
 
 def simulate(snap: EveningSnapshot, history: History | None = None) -> Forecast:
@@ -132,7 +174,11 @@ def stored_forecast(snap: EveningSnapshot, circle: Circle) -> tuple[Forecast, in
     else simulated with the circle's history and stored."""
     found = _stored(snap.evening_id, snap.version)
     if found is None:
-        history, hands = circle_history(circle, snap)
+        try:
+            history, hands = circle_history(circle, snap)
+        except Exception:  # the history is an extra: it never costs the slate page (logged, then without it)
+            log.exception("outlook: the circle's history could not be read (evening %s)", snap.public_id)
+            history, hands = {}, 0
         found = _store(snap.evening_id, snap.version, simulate(snap, history), hands)
     data, hands = found
     return forecast_from_dict(data, outlook_seed(snap.public_id, snap.version)), hands

@@ -215,3 +215,52 @@ def test_the_circles_hands_are_blended_in_and_read_with_a_constant_number_of_sta
 
 def snap_seats(record: memory.Memory, snap: Any) -> tuple[str, ...]:
     return next(ev.seats for ev in record.view.evenings if ev.id == snap.public_id)
+
+
+def test_the_history_is_read_again_only_when_another_evening_changes(app: Flask) -> None:
+    with app.app_context():
+        memory.forget()
+        svc.forget()
+        write, ev = _circle_with_history(1)
+        first = svc.outlook_of(evenings.load_snapshot(_fresh(write, ev.public_id)), _circle(write))
+        # a new hand of this evening: its first read checks the circle with one statement, no reload
+        ev = _fresh(write, ev.public_id)
+        for _ in play_hands(ev, 1, start_turn=7):
+            pass
+        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        circle = _circle(write)
+        with counted() as seen:
+            newer = svc.outlook_of(snap, circle)
+        reads = [s for s in seen if s.lstrip().upper().startswith("SELECT")]
+        assert len(reads) == 2, reads  # the stored forecast (none yet) and the circle's fingerprint
+        assert newer.history_hands == first.history_hands > 0
+        # another evening of the circle ends: the next version reads the memory again
+        rs = default_ruleset(Variant.TEAMS)
+        other = evenings.start_evening(
+            circle, ruleset=rs, player_names=list(NAMES), first_dealer=1, request_id=rid("start")
+        )
+        for _ in play_hands(other, start_turn=3):
+            pass
+        evenings.end_evening(other, early=False, expected_version=other.version, request_id=rid("end"))
+        ev = _fresh(write, ev.public_id)
+        for _ in play_hands(ev, 1, start_turn=8):
+            pass
+        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        with counted() as seen:
+            latest = svc.outlook_of(snap, _circle(write))
+        assert len(seen) > len(reads) + memory.STATEMENTS
+        assert latest.history_hands == first.history_hands + rs.n_hands
+
+
+def test_a_history_that_cannot_be_read_never_costs_the_outlook(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    with app.app_context():
+        write, ev = _evening(Variant.THREE, 2)
+
+        def broken(*_args: Any) -> None:
+            raise ValueError("a broken record")
+
+        monkeypatch.setattr(svc, "circle_history", broken)
+        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        got = svc.outlook_of(snap, _circle(write))
+        assert got.history_hands == 0
+        assert got.outlook == evening_outlook(snap.slate, snap.public_id, snap.version)
