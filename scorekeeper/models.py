@@ -3,7 +3,8 @@
 Store inputs, derive outputs: an evening keeps its rule set snapshot, its seats
 and an append-only list of entries (hands, corrections, undos) and cuts. Totals,
 sticks, potatoes and payouts are recomputed from those rows by ``scorekeeper.scoring``;
-the only derived value stored is ``Evening.version`` (the change counter phones poll).
+the derived values stored are ``Evening.version`` (the change counter phones poll) and the
+outlook's forecasts (``OutlookForecast``: a cache per version, recomputable).
 """
 
 from __future__ import annotations
