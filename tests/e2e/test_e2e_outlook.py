@@ -48,3 +48,13 @@ def test_the_outlook_follows_a_hand_recorded_on_another_phone(live_server: str, 
     record(two, LONG_NAMES[1], "Undenufe ×6", "90")  # no conflict: the setting did not change the slate
     assert two.locator("#slate td.filled").count() == 2
     shot(two, "outlook-hidden-360", full=False)
+
+    # in Swiss German, with its longer words, the outlook still fits the phone
+    one.locator(".lang a", has_text="Deutsch").click()
+    one.wait_for_selector("#outlook h2:has-text('Ausblick')")
+    one.locator("#outlook button", has_text="Ausblick zeigen").click()
+    one.wait_for_selector("#outlook .outlook-side")
+    assert "Für die Führung" in one.locator("#outlook").inner_text()
+    one.locator("#outlook summary").click()
+    no_sideways_scroll(one)
+    shot(one, "outlook-de-360")

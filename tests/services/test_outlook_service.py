@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from services_helpers import NAMES, play_hands
-from shared_helpers import rid
+from shared_helpers import race, rid
 from sqlalchemy import event, func, select
 
 from scorekeeper.extensions import db
@@ -22,6 +22,7 @@ from scorekeeper.scoring.forecast import outlook_seed
 from scorekeeper.scoring.outlook import evening_outlook
 from scorekeeper.services import circles, evenings, memory
 from scorekeeper.services import outlook as svc
+from scorekeeper.services.outlook import EveningOutlook
 
 
 @contextmanager
@@ -264,3 +265,18 @@ def test_a_history_that_cannot_be_read_never_costs_the_outlook(app: Flask, monke
         got = svc.outlook_of(snap, _circle(write))
         assert got.history_hands == 0
         assert got.outlook == evening_outlook(snap.slate, snap.public_id, snap.version)
+
+
+def test_two_phones_reading_a_new_version_at_once_show_the_same_figures(app: Flask) -> None:
+    with app.app_context():
+        write, ev = _evening(Variant.SOLO4, 4)
+        public_id, evening_id = ev.public_id, ev.id
+
+    def read() -> EveningOutlook:
+        return svc.outlook_of(evenings.load_snapshot(_fresh(write, public_id)), _circle(write))
+
+    results = race(app, [read, read, read])
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    assert results[0] == results[1] == results[2]
+    with app.app_context():
+        assert len(_stored_rows(evening_id)) == 1
