@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from shared_helpers import flashes, hidden
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from shared_helpers import SOAK, flashes, hidden
 from sqlalchemy import select
 from web_helpers import NAMES, create_circle, fill_evening, start_evening, version_of
 
@@ -187,3 +189,30 @@ def test_an_ended_evening_keeps_its_setting(client: FlaskClient) -> None:
     assert "outlook-side" in page
     assert _toggle(client, evening, "1", page).status_code == 302
     assert "outlook-side" not in client.get(evening).text
+
+
+def _line(points: int | None, *, lead: bool) -> str:
+    """The words the page gives a line (present.outlook.line_text, in English)."""
+    if points is None:
+        return "out of reach" if lead else "depends on the others"
+    if points == 0:
+        return "already in the lead" if lead else "already sure"
+    if points == 257:
+        return "a match in every open row"
+    return f"{points} points in every open row"
+
+
+@settings(max_examples=20 if SOAK else 5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(variant=st.sampled_from(list(Variant)), share=st.floats(0, 1), seed=st.integers(0, 10_000))
+def test_page_and_api_give_the_same_numbers(client: FlaskClient, variant: Variant, share: float, seed: int) -> None:
+    hands = round(share * default_ruleset(variant).n_hands)
+    evening, _view = _evening(client, variant, hands, points=lambda i, seat: (seed + 53 * i + 11 * seat) % 151)
+    page = client.get(evening).text
+    api = _api(client, evening)
+    assert _starred(page) == {(r["key"], c["side"]) for r in api["rows"] for c in r["cells"] if c["match_enough"]}
+    for shown, s in zip(_sides(page), api["sides"], strict=True):
+        assert float(shown["win"]) == s["win"] and shown["decided"] == s["decided"]
+        if variant is not Variant.THREE:
+            assert shown["range"] == f"{s['min']} to {s['max']}"
+            assert shown["catch-up"] == _line(s["catch_up"], lead=True)
+            assert shown["clinch"] == _line(s["clinch"], lead=False)
