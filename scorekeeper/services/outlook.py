@@ -1,6 +1,6 @@
 """The outlook of an evening (issue 13): what each side still needs, and who is likely to win.
 
-``outlook_of(snap)`` gives it from the one read model (``snapshot.EveningSnapshot``): the
+``outlook_of(snap, circle)`` gives it from the one read model (``snapshot.EveningSnapshot``): the
 definitions (``scoring.outlook``) are derived from the snapshot's slate on every read, in
 microseconds; the win probabilities (``scoring.forecast``, a seeded simulation of some
 20 ms) are computed once per (evening, version) and stored in ``outlook_forecasts``. The
