@@ -52,6 +52,7 @@ class OutlookView:
     match_enough: frozenset[tuple[str, int]]  # (row key, side): a match in this cell alone wins
     simulations: int
     history_hands: int = 0  # the circle's hands blended in
+    simulated: bool = False  # some cell is still open: the chances are a simulation's (else exact)
 
 
 def percent(p: float, exact: bool) -> str:
@@ -144,4 +145,7 @@ def build_outlook_view(snap: EveningSnapshot, eo: EveningOutlook) -> OutlookView
                 None,
             )
         )
-    return OutlookView(False, three, sides, short, rows, frozenset(enough), out.simulations, eo.history_hands)
+    simulated = any(c.open for r in out.rows for c in r.cells)
+    return OutlookView(
+        False, three, sides, short, rows, frozenset(enough), out.simulations, eo.history_hands, simulated
+    )

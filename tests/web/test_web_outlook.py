@@ -94,7 +94,7 @@ def test_the_slate_shows_the_outlook_with_the_apis_numbers(client: FlaskClient, 
                 assert f"{s['catch_up']} points in every open row" == shown["catch-up"]
     for name in NAMES[variant]:
         assert name in _section(page)
-    assert "%" in _section(page)
+    assert "%" in _section(page) and "Chances from 2000 simulated evenings." in _section(page)
     # the onlookers see the same figures, without the setting's button
     seen = client.get(view).text
     assert [s["win"] for s in _sides(seen)] == [s["win"] for s in sides]
@@ -122,6 +122,7 @@ def test_a_decided_side_is_said_in_words(client: FlaskClient) -> None:
     assert [s["decided"] for s in sides] == ["lost", "won"]
     assert "Can no longer win" in sides[0]["text"] and "0 %" in sides[0]["text"]
     assert "✓ Has won" in sides[1]["text"] and "100 %" in sides[1]["text"]
+    assert "simulated evenings" not in _section(client.get(evening).text)  # nothing left to simulate
 
 
 def _toggle(client: FlaskClient, evening: str, value: str, page: str | None = None) -> Any:
