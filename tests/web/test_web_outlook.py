@@ -42,11 +42,9 @@ def _sides(page: str) -> list[dict[str, str]]:
     out = []
     for m in re.finditer(r'<li class="outlook-side outlook-(\w+)" data-side="(\d+)">(.*?)</li>', _section(page), re.S):
         body = m.group(3)
-        side = {"decided": m.group(1), "side": m.group(2)}
-        for name in ("win",):
-            found = re.search(rf'data-{name}="([^"]+)"', body)
-            assert found
-            side[name] = found.group(1)
+        win = re.search(r'data-win="([^"]+)"', body)
+        assert win, body
+        side = {"decided": m.group(1), "side": m.group(2), "win": win.group(1)}
         for name in ("range", "catch-up", "clinch"):
             found = re.search(rf"<dd data-{name}>(.*?)</dd>", body, re.S)
             if found:
@@ -54,6 +52,22 @@ def _sides(page: str) -> list[dict[str, str]]:
         side["text"] = html_lib.unescape(re.sub(r"<[^>]+>", " ", body))
         out.append(side)
     return out
+
+
+def _line(points: int | None, *, lead: bool) -> str:
+    """The words the page gives a line (present.outlook.line_text, in English)."""
+    if points is None:
+        return "out of reach" if lead else "depends on the others"
+    if points == 0:
+        return "already in the lead" if lead else "already sure"
+    if points == 257:
+        return "a match in every open row"
+    return f"{points} points in every open row"
+
+
+def _signed(n: int) -> str:
+    """Net sticks as the page writes them (``present.labels.signed``: a real minus sign)."""
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
 
 
 def _starred(page: str) -> set[tuple[str, int]]:
@@ -84,14 +98,13 @@ def test_the_slate_shows_the_outlook_with_the_apis_numbers(client: FlaskClient, 
     for shown, s in zip(sides, api["sides"], strict=True):
         assert float(shown["win"]) == s["win"]
         assert shown["decided"] == s["decided"]
-        minus = lambda n: str(n).replace("-", "−")  # noqa: E731 - the page's minus sign
-        assert minus(s["min"]).lstrip("+") in shown["range"] and minus(s["max"]) in shown["range"]
         if variant is Variant.THREE:
+            assert shown["range"] == f"{_signed(s['min'])} to {_signed(s['max'])}"
             assert "catch-up" not in shown and "Expected" in shown["text"]
         else:
-            assert "catch-up" in shown and "clinch" in shown
-            if s["catch_up"] not in (None, 0, 257):
-                assert f"{s['catch_up']} points in every open row" == shown["catch-up"]
+            assert shown["range"] == f"{s['min']} to {s['max']}"
+            assert shown["catch-up"] == _line(s["catch_up"], lead=True)
+            assert shown["clinch"] == _line(s["clinch"], lead=False)
     for name in NAMES[variant]:
         assert name in _section(page)
     assert "%" in _section(page) and "Chances from 2000 simulated evenings." in _section(page)
@@ -190,17 +203,6 @@ def test_an_ended_evening_keeps_its_setting(client: FlaskClient) -> None:
     assert "outlook-side" in page
     assert _toggle(client, evening, "1", page).status_code == 302
     assert "outlook-side" not in client.get(evening).text
-
-
-def _line(points: int | None, *, lead: bool) -> str:
-    """The words the page gives a line (present.outlook.line_text, in English)."""
-    if points is None:
-        return "out of reach" if lead else "depends on the others"
-    if points == 0:
-        return "already in the lead" if lead else "already sure"
-    if points == 257:
-        return "a match in every open row"
-    return f"{points} points in every open row"
 
 
 @settings(max_examples=20 if SOAK else 5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
