@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..game.hand_entry import MATCH_POINTS
 from ..game.rulesets import Variant
-from ..i18n import _
+from ..i18n import _, format_tenths
 from ..scoring.outlook import LOST, WON, SideOutlook
 from ..services.outlook import EveningOutlook
 from ..services.snapshot import EveningSnapshot
@@ -66,9 +66,10 @@ def percent(p: float, exact: bool) -> str:
 
 
 def tenths(x: float) -> str:
-    """A signed number to one decimal, with a real minus sign (as ``labels.signed``)."""
-    text = f"{abs(x):.1f}"
-    return text if text == "0.0" else ("+" if x > 0 else "−") + text
+    """A signed number to one decimal as the language writes it (Babel: ``+1.5``, ``+1,5`` in
+    French), with a real minus sign (as ``labels.signed``)."""
+    text = format_tenths(abs(x))
+    return text if round(abs(x), 1) == 0 else ("+" if x > 0 else "−") + text
 
 
 def line_text(points: int | None, *, lead: bool) -> str:

@@ -123,3 +123,16 @@ def test_the_money_on_the_result_page_is_babels(app: Flask, client: FlaskClient)
             ("+" if n > 0 else "") + format_currency(Decimal(n) / 100, "CHF", locale=MONEY_LOCALE[lang]) for n in nets
         ]
         assert cells[-len(nets) :] == expected, lang
+
+
+def test_the_outlooks_expected_sticks_in_each_language(app: Flask) -> None:
+    from scorekeeper.present.outlook import tenths
+
+    for lang, plus, minus, zero in (
+        ("fr_CH", "+2,3", "−2,3", "0,0"),
+        ("de_CH", "+2.3", "−2.3", "0.0"),
+        ("it_CH", "+2.3", "−2.3", "0.0"),
+        ("en", "+2.3", "−2.3", "0.0"),
+    ):
+        with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
+            assert (tenths(2.34), tenths(-2.34), tenths(0.04)) == (plus, minus, zero), lang
