@@ -116,6 +116,7 @@ class Walk:
 
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
+        self.crawled: set[str] = set()
         self.needles = {lang: english_needles(lang) for lang in LANGS}
         self.leftovers: dict[str, list[str]] = {}
         self.seen = 0
@@ -127,6 +128,23 @@ class Walk:
             assert r.status_code == status, (name, lang, r.status_code)
             self.check(r.get_data(as_text=True), f"{name} [{lang}]", lang)
         self.client.delete_cookie("lang")
+
+    def crawl(self, start: list[str], prefixes: tuple[str, ...]) -> None:
+        """Every HTML page of the circle reachable by links from ``start`` (the statistics, the
+        purse, the circle's data... whatever the pages link to), read in every language."""
+        seen = set(start)
+        todo = [p for html in (self.client.get(s).text for s in start) for p in links_of(html, prefixes)]
+        while todo:
+            path = todo.pop()
+            if path in seen or path.split("?")[0].endswith((".png", ".json", ".csv", ".svg")):
+                continue
+            seen.add(path)
+            r = self.client.get(path)
+            if r.status_code != 200 or r.mimetype != "text/html":
+                continue
+            self.look(path, f"linked page {path.split('/', 3)[-1]}")
+            todo.extend(links_of(r.text, prefixes))
+        self.crawled = seen
 
     def check(self, html: str, name: str, lang: str) -> None:
         assert f'lang="{lang.replace("_", "-")}"' in html or "<html" not in html, name
@@ -147,6 +165,17 @@ def play_moves(app: Flask, table_id: str, moves: int) -> None:
             view = st.view(mover)
             assert view is not None
             st = tables.act(table, mover, choose_action(view, st.ruleset, "easy"), expected_seq=st.seq)
+
+
+def links_of(html: str, prefixes: tuple[str, ...]) -> set[str]:
+    """The circle's pages a page links to (GET links under the circle's paths)."""
+    found = set()
+    for href in re.findall(r'<a [^>]*href="([^"#]+)', html):
+        path = href.replace("&amp;", "&").split("://", 1)[-1]
+        path = path[path.index("/") :] if not path.startswith("/") and "/" in path else path
+        if path.startswith(prefixes):
+            found.add(path)
+    return found
 
 
 def _close_table(client: FlaskClient, write: str, ev: str) -> None:
@@ -241,6 +270,8 @@ def test_a_whole_evening_has_no_english_left(app: Flask, client: FlaskClient, va
     walk.look(slate.replace(write, view), "result, onlookers")
     walk.look(write, "circle with its history")
     walk.look(view, "circle, onlookers")
+    walk.crawl([write, view, slate, slate.replace(write, view)], prefixes=(write, view))
+    assert any("/start?variant=" in p for p in walk.crawled)  # the circle's links were followed
     assert walk.seen >= 3 * 14
     assert not walk.leftovers, json.dumps(walk.leftovers, indent=1, ensure_ascii=False)
 
