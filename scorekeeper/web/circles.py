@@ -17,6 +17,7 @@ from ..forms import (
     StartEveningForm,
     choices,
     new_request_id,
+    renew_request_id,
     start_form_class,
     suit_order_default,
 )
@@ -26,6 +27,7 @@ from ..i18n import _
 from ..present.labels import VARIANT_LABELS, VARIANT_SHORT, row_label
 from ..services import circles as circle_service
 from ..services import evenings as evening_service
+from ..services.errors import RequestIdReused
 from .common import flash_error, open_or_404, require_write
 
 bp = Blueprint("circles", __name__, url_prefix="/c/<token>")
@@ -182,6 +184,8 @@ def start(token: str) -> Response | str | tuple[str, int]:
                     )
                 except RuleError as err:
                     flash_error(err)
+                    if isinstance(err, RequestIdReused):
+                        renew_request_id(form)
                 except (ValueError, KeyError) as err:
                     flash(_("These options do not fit together: %(reason)s", reason=str(err)), "error")
                 else:
