@@ -34,6 +34,7 @@ __all__ = [
     "hash_token",
     "history",
     "new_view_link",
+    "new_write_link",
     "open_circle",
     "open_circle_for_write",
     "player_records",
@@ -118,17 +119,30 @@ def add_player(circle: Circle, name: str) -> Player:
     return player
 
 
-def new_view_link(circle: Circle) -> str:
-    """A new onlookers (read-only) token for the circle; the old one stops working.
+def _new_token(circle: Circle, column: str) -> str:
+    """A new token in ``column`` (``write_token_hash`` or ``view_token_hash``): the old one
+    stops working at the commit, for every worker and host (a link is a lookup of its hash).
 
     Only its hash is stored; the plain token is returned once to be shown.
     """
-    view_token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    digest = hash_token(token)
     circle_id = circle.id
     with tx.write() as s:
-        row = s.get(Circle, circle_id)
+        row = s.execute(select(Circle).where(Circle.id == circle_id).with_for_update()).scalar_one_or_none()
         if row is None:
             raise NotFound(N_("This link does not open any circle."), "circle_not_found")
-        row.view_token_hash = hash_token(view_token)
-    circle.view_token_hash = hash_token(view_token)
-    return view_token
+        setattr(row, column, digest)
+    setattr(circle, column, digest)
+    return token
+
+
+def new_view_link(circle: Circle) -> str:
+    """A new onlookers (read-only) token for the circle; the old one stops working."""
+    return _new_token(circle, "view_token_hash")
+
+
+def new_write_link(circle: Circle) -> str:
+    """A new write token for the circle; the old one stops working (a leaked link is no
+    longer permanent). Every phone that used the old one loses access until given the new one."""
+    return _new_token(circle, "write_token_hash")

@@ -72,6 +72,32 @@ def new_view_link(token: str) -> Response | tuple[str, int]:
     return resp
 
 
+@bp.route("/write-link", methods=["GET", "POST"])
+def new_write_link(token: str) -> Response | tuple[str, int] | str:
+    """A new write link. GET: what it does, and the button (every other phone loses access);
+    POST: the old link stops working, the new one is shown once (this phone remembers it)."""
+    circ, can_write = open_or_404(token)
+    require_write(can_write)
+    form = ButtonForm()
+    if request.method == "GET":
+        return render_template("circles/write_link.html", circle=circ, token=token, button=form, write_url=None)
+    if not form.validate():  # only the CSRF token
+        flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
+        return redirect(url_for("circles.new_write_link", token=token))
+    write_token = circle_service.new_write_link(circ)
+    resp = make_response(
+        render_template(
+            "circles/write_link.html",
+            circle=circ,
+            token=write_token,
+            button=None,
+            write_url=url_for("circles.circle", token=write_token, _external=True),
+        )
+    )
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
 @bp.route("/players", methods=["POST"])
 def add_player(token: str) -> Response | tuple[str, int]:
     circ, can_write = open_or_404(token)
