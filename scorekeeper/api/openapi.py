@@ -31,7 +31,10 @@ INFO = {
         'nothing. Errors: `{"error": {"code", "message", "params"}}`, the message in the language of '
         "`Accept-Language`. Seats are 0-based in playing order; in the team variants "
         "seats 0+2 and 1+3 are sides 0 and 1. Money is in Rappen. Shape limits on top of the schemas: integers "
-        "within ±(2^53−1), strings up to 10,000 characters, lists up to 1,000 items, bodies up to 64 KiB."
+        "within ±(2^53−1), strings up to 10,000 characters, lists up to 1,000 items, bodies up to 64 KiB. "
+        "Any call may answer 503 with `Retry-After` when the database cannot be reached, and 500 on a fault; "
+        "their code says what was written: `unavailable`/`internal` (nothing), `saved_no_answer` (the change "
+        "was saved), `outcome_unknown` (it may have been): resending the same request is safe."
     ),
 }
 
