@@ -1,7 +1,7 @@
 """request digests: the same request id with another body is refused
 
 Revision ID: c4a9e2d7b1f3
-Revises: 5d1c0a7e9b42
+Revises: a7c3e5f19d20
 Create Date: 2026-12-01 05:10:00.000000
 
 issue 10: a write's request id made a repeat a no-op, even when the repeat asked for
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c4a9e2d7b1f3'
-down_revision = '5d1c0a7e9b42'
+down_revision = 'a7c3e5f19d20'
 branch_labels = None
 depends_on = None
 
