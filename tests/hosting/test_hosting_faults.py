@@ -173,3 +173,17 @@ def test_pages_say_it_in_the_users_language(circle: Any, monkeypatch: pytest.Mon
     assert "Datenbank" in resp.get_data(as_text=True)
     fragment = client.get(page + "/version?v=-1", headers={"HX-Request": "true"})
     assert fragment.status_code == 503 and "<html" not in fragment.get_data(as_text=True)
+
+
+def test_the_error_log_writes_no_token(
+    circle: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    client, token, evening = circle
+
+    def bug(*_args: Any, **_kwargs: Any) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(evenings, "load_snapshot", bug)
+    with caplog.at_level("ERROR"):
+        assert client.get(f"/c/{token}/e/{evening['id']}").status_code == 500
+    assert "Exception on /c/…/e/" in caplog.text and token not in caplog.text
