@@ -30,6 +30,7 @@ __all__ = [
     "add_player",
     "clean_name",
     "create_circle",
+    "find_circles",
     "get_or_create_player",
     "hash_token",
     "history",
@@ -80,6 +81,17 @@ def open_circle(token: str) -> tuple[Circle, bool]:
     if not can_write and not hmac.compare_digest(circle.view_token_hash, digest):  # pragma: no cover
         raise NotFound(N_("This link does not open any circle."), "circle_not_found")
     return circle, can_write
+
+
+def find_circles(text: str) -> list[Circle]:
+    """The circles an operator means by ``text``: the one with that public id, else those of
+    that name (case-insensitive), oldest first."""
+    s = tx.session()
+    by_id = s.execute(select(Circle).where(Circle.public_id == text)).scalar_one_or_none()
+    if by_id is not None:
+        return [by_id]
+    clean = " ".join(text.split()).lower()
+    return list(s.execute(select(Circle).where(func.lower(Circle.name) == clean).order_by(Circle.id)).scalars())
 
 
 def open_circle_for_write(token: str) -> Circle:

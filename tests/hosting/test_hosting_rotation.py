@@ -98,3 +98,26 @@ def test_the_page_asks_first_then_shows_the_new_link_once(two_hosts: tuple[Flask
         assert client.get(f"/c/{write}").status_code == 404
         assert client.get(f"/c/{new}").status_code == 200
         assert client.get(f"/c/{view}").status_code == 200
+
+
+def test_the_operator_gives_a_circle_a_new_write_link(app_factory: Callable[..., Flask], db_url: str) -> None:
+    """`flask new-write-link CIRCLE`: for players who lost theirs (or the answer that carried it)."""
+    app = app_factory(db_url, PUBLIC_URL="https://jass.example.ch")
+    client = app.test_client()
+    write, view = circle_tokens(client)
+    other, _view = circle_tokens(client)  # a second circle of the same name
+    circle_id = client.get(f"{API}/circle", headers=bearer(write)).get_json()["circle"]["id"]
+    runner = app.test_cli_runner()
+
+    assert runner.invoke(args=["new-write-link", "Nobody"]).exit_code != 0
+    several = runner.invoke(args=["new-write-link", "donnschtig-jass"])
+    assert several.exit_code != 0 and circle_id in several.output  # ambiguous: the ids are listed
+    asked = runner.invoke(args=["new-write-link", circle_id], input="n\n")
+    assert asked.exit_code != 0 and _can_write(client, write) is True  # said no: nothing changed
+
+    done = runner.invoke(args=["new-write-link", circle_id, "--yes"])
+    assert done.exit_code == 0, done.output
+    found = re.search(r"https://jass\.example\.ch/c/(\S+)", done.output)
+    assert found is not None
+    assert _can_write(client, write) is None and _can_write(client, found.group(1)) is True
+    assert _can_write(client, view) is False and _can_write(client, other) is True  # nothing else changed
