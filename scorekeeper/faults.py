@@ -5,10 +5,12 @@ one transaction per call and note its outcome on the session (``services.tx.outc
 
 - ``nothing``: no write committed and none was being committed: nothing was written;
 - ``saved``: a write committed and the failure came afterwards (while the answer was
-  built): the change is saved, and sending the same request again (same request id)
-  answers it without recording it twice;
+  built): the change is saved;
 - ``unknown``: the COMMIT itself failed (the connection broke while saving): the change
-  may or may not be saved; sending the same request again is safe (recorded once).
+  may or may not be saved.
+
+Both add that sending the same request again is safe when the request carries a request
+id (it is recorded once, never twice); otherwise they say to look first.
 
 A database that cannot be reached (a lost or refused connection, a pool timeout) is a
 503 with ``Retry-After``, never a 500; the pool checks a connection before using it
@@ -45,23 +47,43 @@ NOTHING_WRITTEN = {
     (500, "read"): ("internal", _l("Something went wrong on the server. Try again, or open the page anew.")),
     (500, tx.NOTHING): ("internal", _l("Something went wrong on the server. Nothing was written.")),
 }
-# Something was (or may have been) written, whatever failed afterwards.
+# Something was (or may have been) written, whatever failed afterwards; by whether the
+# request carried a request id (then sending it again records it once, never twice).
 WRITTEN = {
-    tx.SAVED: (
+    (tx.SAVED, True): (
         "saved_no_answer",
         _l(
             "Your change was saved, but the answer could not be built. Open the page again to see it; "
             "sending the same request again is safe: it is recorded once."
         ),
     ),
-    tx.UNKNOWN: (
+    (tx.SAVED, False): (
+        "saved_no_answer",
+        _l("Your change was saved, but the answer could not be built. Open the page again to see it."),
+    ),
+    (tx.UNKNOWN, True): (
         "outcome_unknown",
         _l(
             "The connection to the database broke while saving: your change may or may not be saved. "
             "Sending the same request again is safe: it is recorded once, never twice."
         ),
     ),
+    (tx.UNKNOWN, False): (
+        "outcome_unknown",
+        _l(
+            "The connection to the database broke while saving: your change may or may not be saved. "
+            "Open the page again to see whether it was before you try again."
+        ),
+    ),
 }
+
+
+def _has_request_id() -> bool:
+    """Whether the request carries a request id (a form field, or a JSON body's field)."""
+    if request.form.get("request_id"):
+        return True
+    body = request.get_json(silent=True) if request.is_json else None
+    return isinstance(body, dict) and bool(body.get("request_id"))
 
 
 def unavailable(err: BaseException) -> bool:
@@ -84,7 +106,10 @@ def _outcome() -> str:
 def answer(status: int) -> Response | tuple[str, int, dict[str, str]]:
     """The fault answer for this request (503: the database; 500: anything else)."""
     outcome = _outcome()
-    code, message = WRITTEN[outcome] if outcome in WRITTEN else NOTHING_WRITTEN[(status, outcome)]
+    if outcome in (tx.SAVED, tx.UNKNOWN):
+        code, message = WRITTEN[(outcome, _has_request_id())]
+    else:
+        code, message = NOTHING_WRITTEN[(status, outcome)]
     text = str(message)
     headers = {"Cache-Control": "no-store"}
     if status == 503:

@@ -187,3 +187,10 @@ def test_the_error_log_writes_no_token(
     with caplog.at_level("ERROR"):
         assert client.get(f"/c/{token}/e/{evening['id']}").status_code == 500
     assert "Exception on /c/…/e/" in caplog.text and token not in caplog.text
+
+
+def test_without_a_request_id_resending_is_not_promised(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new circle has no request id: sending it again would make a second one, so the answer says to look first."""
+    _fail_after_commit(monkeypatch, commit_happens=True)
+    message = _fault(client.post(f"{API}/circles", json={"name": "Runde"}), 503, "outcome_unknown")
+    assert "may or may not" in message and "safe" not in message
