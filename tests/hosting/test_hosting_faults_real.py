@@ -140,6 +140,8 @@ def _write_while(phones: list[Phone], fault: Callable[[Callable[[], int]], None]
     the number of hands recorded so far, to time itself)."""
 
     def recorded() -> int:
+        failed = [p.failure for p in phones if p.failure]
+        assert not failed, failed  # stop waiting for hands that will not come
         return sum(len(p.recorded) for p in phones)
 
     threads = [threading.Thread(target=p.run) for p in phones]
