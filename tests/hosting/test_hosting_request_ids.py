@@ -4,14 +4,21 @@ the API and the pages. Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_D
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select, update
 
 from scorekeeper.extensions import db
-from scorekeeper.models import AppliedRequest, EntryRow, Evening
+from scorekeeper.history.records import PaymentKind
+from scorekeeper.models import AppliedRequest, EntryRow, Evening, SettlementRow
+from scorekeeper.services import circles
+from scorekeeper.services import purse as purse_service
+from scorekeeper.services.errors import RequestIdReused
+from scorekeeper.services.purse import Payment
 
 from .hosting_helpers import API, bearer, circle_tokens, rid
 
@@ -179,3 +186,25 @@ def test_a_request_applied_before_digests_were_kept_is_compared_by_its_action(ap
     assert w.ok("POST", base + "/hands", {**first, "declarer_points": 80, "defender_points": 77})["version"] == 1
     w.reused("POST", base + "/undo", {"expected_version": 1, "request_id": first["request_id"]})
     assert w.points(ev["id"]) == [90]
+
+
+def test_the_purse_refuses_a_reused_request_id(app: Flask) -> None:
+    """The purse's settlements (a service the pages and the API will call): the same rule."""
+    when = datetime(2026, 11, 20, 12, tzinfo=UTC)
+    with app.app_context():
+        circle, _w, _v = circles.create_circle("Kasse")
+        a, b = (circles.add_player(circle, name).id for name in ("Anna", "Beat"))
+        pay = Payment(PaymentKind.PAYMENT, payer_id=a, payee_id=b, rappen=1250, paid_at=when)
+        request_id = rid("pay")
+        first = purse_service.append(circle, pay, request_id=request_id, entered_by="Anna")
+        assert purse_service.append(circle, pay, request_id=request_id, entered_by="Anna").seq == first.seq
+        for other in (
+            Payment(PaymentKind.PAYMENT, payer_id=a, payee_id=b, rappen=1300, paid_at=when),
+            Payment(PaymentKind.PAYMENT, payer_id=b, payee_id=a, rappen=1250, paid_at=when),
+            Payment(PaymentKind.VOID, supersedes=first.seq),
+        ):
+            with pytest.raises(RequestIdReused):
+                purse_service.append(circle, other, request_id=request_id, entered_by="Anna")
+        with pytest.raises(RequestIdReused):
+            purse_service.append(circle, pay, request_id=request_id, entered_by="Beat")
+        assert db.session.query(SettlementRow).count() == 1
