@@ -5,7 +5,8 @@
   hand exactly once);
 - PostgreSQL restarted during writes, on a throwaway cluster this test makes with
   initdb/pg_ctl on a free port in a temporary folder (never the shared server): clients
-  get 503 with Retry-After, never 500, and the app recovers without a restart.
+  (the API's writers and a slate page polling) get 503 with Retry-After, never 500, and
+  the app recovers without a restart.
 """
 
 from __future__ import annotations
@@ -124,6 +125,19 @@ class Phone:
         return [
             (e["hand"]["row_key"], e["hand"]["declarer_seat"], e["hand"]["declarer_points"]) for e in data["entries"]
         ]
+
+
+def _poll(port: int, phone: Phone) -> tuple[int, str]:
+    """The slate page's live fragment, as an onlooker's phone polls it: (status, Retry-After)."""
+    path = f"/c/{phone.token}/e/{phone.evening['id']}/version?v=-1"
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("GET", path, headers={"HX-Request": "true"})
+        resp = conn.getresponse()
+        resp.read()
+        return resp.status, resp.getheader("Retry-After") or ""
+    finally:
+        conn.close()
 
 
 def _phones(server: Server) -> list[Phone]:
@@ -274,17 +288,26 @@ def test_postgres_restarted_during_writes(cluster: Cluster, tmp_path: Path) -> N
         phones = _phones(server)
         before = workers_of(server.process)
 
+        polled: list[tuple[int, str]] = []  # an onlooker's slate page polling meanwhile: (status, Retry-After)
+
         def restart(recorded: Callable[[], int]) -> None:
             _wait_for(recorded, 6)
             cluster.stop()
-            time.sleep(3)  # the phones write meanwhile
+            deadline = time.monotonic() + 3  # the phones write meanwhile, the page polls
+            while time.monotonic() < deadline:
+                polled.append(_poll(server.port, phones[0]))
+                time.sleep(0.2)
             cluster.start()
+            polled.append(_poll(server.port, phones[0]))
 
         _write_while(phones, restart)
         statuses = [s for p in phones for s in p.statuses]
         assert 500 not in statuses
         assert 503 in statuses, "no write met the outage"
         assert set().union(*(p.retry_after for p in phones)) == {"5"}  # every 503 said when to retry
+        assert {status for status, _retry in polled} <= {200, 503} and (503, "5") in polled
+        assert all(retry == "5" for status, retry in polled if status == 503)
+        assert polled[-1][0] == 200  # the page answers again once the database is back
         assert workers_of(server.process) == before  # recovered without a restart
         for phone in phones:
             assert phone.slate_entries() == phone.recorded
