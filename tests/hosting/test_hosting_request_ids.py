@@ -51,16 +51,15 @@ class Writer:
         return error
 
 
-def _rows(app: Flask) -> tuple[int, int, int]:
-    """(evenings, entry rows, applied requests) in the database."""
+def _rows(app: Flask) -> list[int]:
+    """[evenings, entry rows, applied requests] in the database."""
     with app.app_context():
-        s = db.session
-        counts = tuple(
-            s.execute(select(func.count()).select_from(model)).scalar_one()
+        counts = [
+            db.session.execute(select(func.count()).select_from(model)).scalar_one()
             for model in (Evening, EntryRow, AppliedRequest)
-        )
-        s.remove()
-    return counts  # type: ignore[return-value]
+        ]
+        db.session.remove()
+    return counts
 
 
 def _hand(evening: dict[str, Any], seat: int, points: int, request_id: str, **extra: Any) -> dict[str, Any]:
