@@ -1,7 +1,7 @@
 """request digests: the same request id with another body is refused
 
 Revision ID: c4a9e2d7b1f3
-Revises: a7c3e5f19d20
+Revises: a4c2e9f17b30
 Create Date: 2026-12-01 05:10:00.000000
 
 issue 10: a write's request id made a repeat a no-op, even when the repeat asked for
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c4a9e2d7b1f3'
-down_revision = 'a7c3e5f19d20'
+down_revision = 'a4c2e9f17b30'
 branch_labels = None
 depends_on = None
 
