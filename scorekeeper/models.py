@@ -120,6 +120,9 @@ class Evening(Model):
     status: Mapped[str] = mapped_column(String(8), default="open")
     ended_early: Mapped[bool] = mapped_column(default=False)
     start_request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LEN))
+    # sha256 of what the start request asked (services.requests.digest): the same id with
+    # another body is refused. NULL for evenings started before it was kept.
+    start_digest: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # A table that does not want the outlook (issue 13): not computed, not shown; a setting, not a change of the slate.
@@ -254,6 +257,9 @@ class AppliedRequest(Model):
     request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN), primary_key=True)
     action: Mapped[str] = mapped_column(String(16))
     version: Mapped[int]  # the evening's version after the request
+    # sha256 of what the request asked (services.requests.digest): the same id with another
+    # body is refused (request_id_reused). NULL for requests applied before it was kept.
+    digest: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
