@@ -26,87 +26,15 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # shared_helpers.store_record
 
-from sqlalchemy import event, insert  # noqa: E402
+from shared_helpers import store_record  # noqa: E402
+from sqlalchemy import event  # noqa: E402
 
 from scorekeeper.app import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.history.records import CircleRecord  # noqa: E402
 from scorekeeper.history.sample import sample_circle  # noqa: E402
-from scorekeeper.models import Circle, CutRow, EntryRow, Evening, Player, Seat, utcnow  # noqa: E402
 from scorekeeper.services import circles  # noqa: E402
-
-
-def store(record: CircleRecord) -> tuple[str, str]:
-    """Write ``record`` as a new circle (bulk inserts; no checks): (write token, view token).
-    A benchmark's shortcut, not an import: the synthetic records are valid by construction."""
-    circle, write, view = circles.create_circle(record.name)
-    s = db.session()
-    ids: dict[str, int] = {}
-    for p in record.players:
-        row = Player(circle_id=circle.id, name=p.name, created_at=p.created_at or utcnow())
-        s.add(row)
-        s.flush()
-        ids[p.id] = row.id
-    entries: list[dict[str, Any]] = []
-    seats: list[dict[str, Any]] = []
-    cuts: list[dict[str, Any]] = []
-    for n, ev in enumerate(record.evenings):
-        row_ev = Evening(
-            circle_id=circle.id,
-            ruleset=ev.ruleset.to_dict(),
-            first_dealer=ev.first_dealer,
-            version=len(ev.log) + len(ev.cuts) + 1,
-            status=ev.status.value,
-            ended_early=not ev.counts_in_money,
-            created_at=ev.created_at or utcnow(),
-            ended_at=ev.ended_at,
-        )
-        s.add(row_ev)
-        s.flush()
-        seats += [{"evening_id": row_ev.id, "seat": i, "player_id": ids[p]} for i, p in enumerate(ev.seats)]
-        for item in ev.log:
-            e = item.entry
-            assert e is not None
-            entries.append(
-                {
-                    "evening_id": row_ev.id,
-                    "seq": item.seq,
-                    "kind": item.kind.value,
-                    "supersedes": item.supersedes,
-                    "row_key": e.row_key,
-                    "declarer_seat": e.declarer_seat,
-                    "contract": e.contract.code if e.contract else None,
-                    "declarer_points": e.declarer_points,
-                    "defender_points": e.defender_points,
-                    "match": e.match,
-                    "countermatch": e.countermatch,
-                    "seich": e.seich,
-                    "digital": False,
-                    "request_id": f"bench-{n}-{item.seq}",
-                    "created_at": item.created_at or utcnow(),
-                }
-            )
-        for i, c in enumerate(ev.cuts):
-            cuts.append(
-                {
-                    "evening_id": row_ev.id,
-                    "row_key": c.cut.row_key,
-                    "end_": c.cut.end,
-                    "ranking": ",".join(str(x) for x in c.cut.order),
-                    "winner": c.cut.winner,
-                    "drawn": c.cut.drawn,
-                    "request_id": f"bench-cut-{n}-{i}",
-                    "created_at": c.created_at or utcnow(),
-                }
-            )
-    s.execute(insert(Seat), seats)
-    s.execute(insert(EntryRow), entries)
-    if cuts:
-        s.execute(insert(CutRow.__table__), cuts)
-    s.commit()
-    assert db.session.get(Circle, circle.id) is not None
-    return write, view
 
 
 @contextmanager
@@ -138,7 +66,7 @@ def main() -> None:
 
             flask_migrate.upgrade()
             t0 = time.perf_counter()
-            write, _view = store(sample_circle(2026, evenings=args.evenings))
+            write, _view = store_record(sample_circle(2026, evenings=args.evenings, paper_rate=0.0))
             stored_ms = (time.perf_counter() - t0) * 1000
             from scorekeeper.services import memory
 
