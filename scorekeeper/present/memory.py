@@ -1,5 +1,6 @@
 """The circle's memory in words: ladders, contracts, ratings, purse lines, and the charts
-(titles, descriptions, axis labels) that ``render.charts`` draws.
+(titles, descriptions, axis labels) that ``render.charts`` draws; and the days a person
+gives (a season, a payment's day) as instants in the circle's time zone (pages and API).
 
 Every figure comes from ``scorekeeper.history``; this module only names and formats it.
 """
@@ -8,15 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, date, datetime, time, timedelta
 
+import flask_babel
 from flask_babel import lazy_gettext as _l
 
 from ..game.contracts import Kind
+from ..game.rulesets import Variant
 from ..history.purse import Purse, PurseLine
 from ..history.ratings import Ladder, LadderRatings, Rating
 from ..history.records import PlayerId, Settlement
 from ..history.series import BarSet, SeriesSet
+from ..history.stats import Filter, Season
 from ..i18n import _, local_date, ngettext
 from ..render.charts import BarChart, LineChart, bar_chart, line_chart
 from .labels import KIND_LABELS, chf
@@ -26,6 +30,23 @@ LADDER_LABELS = {
     Ladder.SOLO: _l("Four players, all against all"),
     Ladder.TEAM: _l("Team game (teams and club variant)"),
 }
+
+
+def _instant(day: date, hour: int = 0) -> datetime:
+    """``hour`` o'clock of ``day`` in the circle's time zone (the app's), as UTC."""
+    return datetime.combine(day, time(hour), tzinfo=flask_babel.get_timezone()).astimezone(UTC)
+
+
+def season_filter(start: date | None, end: date | None, variant: Variant | None) -> Filter:
+    """The statistics' filter for a season given by days, both included, in the circle's time zone."""
+    return Filter(
+        Season(_instant(start) if start else None, _instant(end + timedelta(days=1)) if end else None), variant
+    )
+
+
+def paid_at(day: date) -> datetime:
+    """A payment's day as an instant: noon in the circle's time zone (the same day anywhere near)."""
+    return _instant(day, 12)
 
 
 def kind_label(kind: Kind) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any, TypeVar
 
@@ -28,7 +28,7 @@ from ..history.purse import Purse, purse, settlements_in_force
 from ..history.ratings import Ladder, LadderRatings, ratings
 from ..history.records import PaymentKind, Settlement
 from ..history.series import contract_points, money_over_time, rating_over_time
-from ..history.stats import CircleStats, Filter, Season, circle_stats
+from ..history.stats import CircleStats, Filter, circle_stats
 from ..i18n import _, current_language
 from ..models import Circle
 from ..present import memory as words
@@ -83,11 +83,6 @@ def _day(text: str, errors: list[str], what: str) -> date | None:
         return None
 
 
-def _instant(day: date) -> datetime:
-    """The start of ``day`` in the circle's time zone, as UTC."""
-    return datetime.combine(day, time(0), tzinfo=flask_babel.get_timezone()).astimezone(UTC)
-
-
 def asked() -> Asked:
     errors: list[str] = []
     start = _day(request.args.get("from", "").strip(), errors, _("From"))
@@ -102,8 +97,7 @@ def asked() -> Asked:
             variant = Variant(raw)
         except ValueError:
             errors.append(_("There is no such variant: all variants are shown."))
-    season = Season(_instant(start) if start else None, _instant(end + timedelta(days=1)) if end else None)
-    return Asked(Filter(season, variant), start, end, variant, tuple(errors))
+    return Asked(words.season_filter(start, end, variant), start, end, variant, tuple(errors))
 
 
 # --- what the pages derive (memoized per memory) ---------------------------------------------
@@ -247,11 +241,6 @@ def purse_page(token: str) -> str:
     return _purse_page(token, circle, can_write, mem, _settlement_form(mem))
 
 
-def _paid_at(day: date) -> datetime:
-    """A payment's day as an instant: noon in the circle's time zone (the same day anywhere near)."""
-    return datetime.combine(day, time(12), tzinfo=flask_babel.get_timezone()).astimezone(UTC)
-
-
 @bp.route("/purse/settlements", methods=["POST"])
 def settle(token: str) -> Response | tuple[str, int]:
     circle, can_write, mem = _circle(token)
@@ -270,7 +259,7 @@ def settle(token: str) -> Response | tuple[str, int]:
         payer_id=int(form.payer.data),
         payee_id=int(form.payee.data),
         rappen=int(form.amount.data * 100),
-        paid_at=_paid_at(form.paid_on.data),
+        paid_at=words.paid_at(form.paid_on.data),
     )
     return _append(token, circle, can_write, mem, payment, form.request_id.data or "", form.author.data, form)
 
