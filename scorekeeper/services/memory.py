@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from typing import Any, Final, TypeVar, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, select
 from sqlalchemy.orm import Session
 
 from ..game.contracts import Contract
@@ -61,6 +61,10 @@ T = TypeVar("T")
 
 # players, evenings, seats, entries, cuts, digital hands, digital actions, settlements
 STATEMENTS: Final = 8
+# after a change: the fingerprint, the evenings' versions, then STATEMENTS for what changed
+RELOAD_STATEMENTS: Final = 2 + STATEMENTS
+RELOAD_IN_LIMIT: Final = 200  # more changed evenings than this: load the circle's evenings whole
+Which = ColumnElement[bool]  # which evenings to read (the circle's, or some of them by id)
 
 
 def player_key(player_id: int) -> str:
@@ -102,11 +106,11 @@ def _players(s: Session, circle_id: int) -> tuple[Player, ...]:
     return tuple(Player(player_key(r.id), r.name, r.created_at) for r in rows)
 
 
-def _seats(s: Session, circle_id: int) -> dict[int, list[str]]:
+def _seats(s: Session, which: Which) -> dict[int, list[str]]:
     rows = s.execute(
         select(Seat.evening_id, Seat.player_id)
         .join(Evening, Evening.id == Seat.evening_id)
-        .where(Evening.circle_id == circle_id)
+        .where(which)
         .order_by(Seat.evening_id, Seat.seat)
     )
     out: dict[int, list[str]] = defaultdict(list)
@@ -115,7 +119,7 @@ def _seats(s: Session, circle_id: int) -> dict[int, list[str]]:
     return out
 
 
-def _logs(s: Session, circle_id: int) -> tuple[dict[int, list[LogEntry]], set[str]]:
+def _logs(s: Session, which: Which) -> tuple[dict[int, list[LogEntry]], set[str]]:
     """Per evening its log rows in order; and every request id on a slate (digital hands over)."""
     rows = s.execute(
         select(
@@ -137,7 +141,7 @@ def _logs(s: Session, circle_id: int) -> tuple[dict[int, list[LogEntry]], set[st
             EntryRow.created_at,
         )
         .join(Evening, Evening.id == EntryRow.evening_id)
-        .where(Evening.circle_id == circle_id)
+        .where(which)
         .order_by(EntryRow.evening_id, EntryRow.seq)
     )
     logs: dict[int, list[LogEntry]] = defaultdict(list)
@@ -159,7 +163,7 @@ def _logs(s: Session, circle_id: int) -> tuple[dict[int, list[LogEntry]], set[st
     return logs, written
 
 
-def _cuts(s: Session, circle_id: int) -> dict[int, list[CutEntry]]:
+def _cuts(s: Session, which: Which) -> dict[int, list[CutEntry]]:
     rows = s.execute(
         select(
             CutRow.evening_id,
@@ -171,7 +175,7 @@ def _cuts(s: Session, circle_id: int) -> dict[int, list[CutEntry]]:
             CutRow.created_at,
         )
         .join(Evening, Evening.id == CutRow.evening_id)
-        .where(Evening.circle_id == circle_id)
+        .where(which)
         .order_by(CutRow.id)
     )
     out: dict[int, list[CutEntry]] = defaultdict(list)
@@ -182,7 +186,7 @@ def _cuts(s: Session, circle_id: int) -> dict[int, list[CutEntry]]:
     return out
 
 
-def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[DigitalHand]]:
+def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[DigitalHand]]:
     """Per evening the digital hands that are over, with their actions (two statements)."""
     hands = list(
         s.execute(
@@ -200,7 +204,7 @@ def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[Di
             )
             .join(DigitalTable, DigitalTable.id == TableHand.table_id)
             .join(Evening, Evening.id == DigitalTable.evening_id)
-            .where(Evening.circle_id == circle_id)
+            .where(which)
             .order_by(DigitalTable.id, TableHand.number)
         )
     )
@@ -219,7 +223,7 @@ def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[Di
         .join(TableHand, TableHand.id == TableAction.hand_id)
         .join(DigitalTable, DigitalTable.id == TableHand.table_id)
         .join(Evening, Evening.id == DigitalTable.evening_id)
-        .where(Evening.circle_id == circle_id)
+        .where(which)
         .order_by(TableAction.hand_id, TableAction.seq)
     )
     for a in rows:
@@ -282,7 +286,7 @@ def _housekeeping(s: Session, circle_id: int) -> tuple[Housekeeping, ...]:
     return ()
 
 
-def _evenings(s: Session, circle_id: int) -> Sequence[Any]:
+def _evenings(s: Session, which: Which) -> Sequence[Any]:
     return list(
         s.execute(
             select(
@@ -295,23 +299,21 @@ def _evenings(s: Session, circle_id: int) -> Sequence[Any]:
                 Evening.ended_at,
                 Evening.version,
             )
-            .where(Evening.circle_id == circle_id)
+            .where(which)
             .order_by(Evening.id)
         )
     )
 
 
-def load_record(circle: Circle) -> CircleRecord:
-    """The whole circle as stored (every evening, open ones too), in ``STATEMENTS`` statements."""
-    s = tx.session()
-    players = _players(s, circle.id)
-    evening_rows = _evenings(s, circle.id)
-    seats = _seats(s, circle.id)
-    logs, written = _logs(s, circle.id)
-    cuts = _cuts(s, circle.id)
-    digital = _digital(s, circle.id, written)
-    evenings = tuple(
-        EveningRecord(
+def _evening_records(s: Session, which: Which) -> dict[int, EveningRecord]:
+    """The evenings ``which`` selects, by database id (six statements, whatever their number)."""
+    evening_rows = _evenings(s, which)
+    seats = _seats(s, which)
+    logs, written = _logs(s, which)
+    cuts = _cuts(s, which)
+    digital = _digital(s, which, written)
+    return {
+        ev.id: EveningRecord(
             id=ev.public_id,
             ruleset=_ruleset_of(ev.ruleset),
             first_dealer=ev.first_dealer,
@@ -328,15 +330,25 @@ def load_record(circle: Circle) -> CircleRecord:
             version=ev.version,
         )
         for ev in evening_rows
-    )
+    }
+
+
+def _record(s: Session, circle: Circle, evenings: dict[int, EveningRecord]) -> CircleRecord:
+    """The circle around its evenings (in the order they were stored): players, settlements."""
     return CircleRecord(
         name=circle.name,
-        players=players,
-        evenings=evenings,
+        players=_players(s, circle.id),
+        evenings=tuple(evenings[k] for k in sorted(evenings)),
         settlements=_settlements(s, circle.id),
         housekeeping=_housekeeping(s, circle.id),
         created_at=circle.created_at,
     )
+
+
+def load_record(circle: Circle) -> CircleRecord:
+    """The whole circle as stored (every evening, open ones too), in ``STATEMENTS`` statements."""
+    s = tx.session()
+    return _record(s, circle, _evening_records(s, Evening.circle_id == circle.id))
 
 
 # --- the cached memory ------------------------------------------------------------------
@@ -360,47 +372,94 @@ def fingerprint(circle: Circle) -> tuple[int, ...]:
     return tuple(int(x or 0) for x in row)
 
 
+class _Memo:
+    """Values derived once, shared by every visit (and every thread) of one worker."""
+
+    __slots__ = ("values", "lock")
+
+    def __init__(self) -> None:
+        self.values: dict[Hashable, object] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], T]) -> T:
+        with self.lock:
+            if key in self.values:
+                return cast(T, self.values[key])
+        value = make()
+        with self.lock:
+            return cast(T, self.values.setdefault(key, value))
+
+
+def settled_key(record: CircleRecord) -> Hashable:
+    """What everything but the list of evenings is derived from: the ended evenings (by id
+    and version), the players, the settlements and the housekeeping. Recording a hand in an
+    evening still open leaves it unchanged, so statistics, ratings, the purse and the
+    charts are not derived again while a table plays."""
+    ended = tuple((ev.id, ev.version) for ev in record.evenings if ev.ended)
+    return (ended, record.players, record.settlements, record.housekeeping)
+
+
 class Memory:
     """A circle's record and its housekeeping view, with what pages derived from it
-    (``derive``: computed once per fingerprint, whatever the number of visits)."""
+    (``derive``: computed once per fingerprint, whatever the number of visits; carried over
+    to the next memory while its ``settled_key`` is the same, unless ``open_too``)."""
 
-    __slots__ = ("key", "record", "view", "_memo", "_lock")
+    __slots__ = ("key", "record", "by_id", "view", "settled", "_memo", "_settled_memo")
 
-    def __init__(self, key: tuple[int, ...], record: CircleRecord) -> None:
+    def __init__(
+        self, key: tuple[int, ...], record: CircleRecord, by_id: dict[int, EveningRecord], before: Memory | None = None
+    ) -> None:
         self.key = key
         self.record = record
+        self.by_id = by_id  # the evenings by database id (what a later load may keep)
+        self.settled = settled_key(record)
         self.view: CircleView = housekeeping.view(record)
-        self._memo: dict[Hashable, object] = {}
-        self._lock = threading.Lock()
+        self._memo = _Memo()
+        same = before is not None and before.settled == self.settled
+        self._settled_memo: _Memo = before._settled_memo if same and before is not None else _Memo()
 
-    def derive(self, key: Hashable, make: Callable[[], T]) -> T:
-        with self._lock:
-            if key in self._memo:
-                return cast(T, self._memo[key])
-        value = make()
-        with self._lock:
-            self._memo.setdefault(key, value)
-        return value
+    def derive(self, key: Hashable, make: Callable[[], T], *, open_too: bool = False) -> T:
+        """``make()`` once; ``open_too``: it reads the evenings still open as well."""
+        return (self._memo if open_too else self._settled_memo).get(key, make)
 
 
 CACHED_CIRCLES: Final = 8  # per worker: a 500-evening circle holds a few MB
-_CACHE: OrderedDict[int, Memory] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, str], Memory] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 
 
+def _versions(s: Session, circle_id: int) -> dict[int, int]:
+    rows = s.execute(select(Evening.id, Evening.version).where(Evening.circle_id == circle_id))
+    return {r.id: r.version for r in rows}
+
+
 def memory_of(circle: Circle) -> Memory:
-    """The circle's memory: one statement when nothing changed since the last visit (the
-    fingerprint), else one more load (``STATEMENTS``)."""
+    """The circle's memory. One statement (the fingerprint) when nothing changed since the
+    last visit; after a change, the evenings' versions, then only the evenings added or
+    changed since (and the players and settlements): ``RELOAD_STATEMENTS``, however many
+    evenings the circle has; the first visit of a worker loads everything."""
     key = fingerprint(circle)
+    s = tx.session()
+    # The database and the circle's public id name it (a restored backup or another test
+    # database may hold a different circle under the same row id).
+    where = (s.get_bind().engine.url.render_as_string(hide_password=True), circle.public_id)
     with _CACHE_LOCK:
-        found = _CACHE.get(circle.id)
+        found = _CACHE.get(where)
         if found is not None and found.key == key:
-            _CACHE.move_to_end(circle.id)
+            _CACHE.move_to_end(where)
             return found
-    fresh = Memory(key, load_record(circle))
+    if found is None:
+        by_id = _evening_records(s, Evening.circle_id == circle.id)
+    else:
+        now = _versions(s, circle.id)
+        stale = [i for i, v in now.items() if i not in found.by_id or found.by_id[i].version != v]
+        which = Evening.id.in_(stale) if len(stale) <= RELOAD_IN_LIMIT else Evening.circle_id == circle.id
+        loaded = _evening_records(s, which)
+        by_id = {i: loaded[i] if i in loaded else found.by_id[i] for i in now if i in loaded or i in found.by_id}
+    fresh = Memory(key, _record(s, circle, by_id), by_id, found)
     with _CACHE_LOCK:
-        _CACHE[circle.id] = fresh
-        _CACHE.move_to_end(circle.id)
+        _CACHE[where] = fresh
+        _CACHE.move_to_end(where)
         while len(_CACHE) > CACHED_CIRCLES:
             _CACHE.popitem(last=False)
     return fresh

@@ -79,7 +79,7 @@ def history(circle: Circle) -> list[EveningSummary]:
         stored.sort(key=lambda pair: (when_key(pair[1].created_at), pair[0]), reverse=True)
         return [_summary(ev, mem.view) for _i, ev in stored]
 
-    return mem.derive("history", make)
+    return mem.derive("history", make, open_too=True)
 
 
 def player_records(circle: Circle) -> list[PlayerRecord]:

@@ -38,7 +38,7 @@ from ..services import memory as memory_service
 from ..services import purse as purse_service
 from ..services.memory import Memory
 from ..services.purse import Payment
-from .common import flash_error, open_or_404, page_of, require_write
+from .common import Page, flash_error, open_or_404, page_of, require_write
 
 bp = Blueprint("memory", __name__, url_prefix="/c/<token>")
 T = TypeVar("T")
@@ -132,6 +132,24 @@ def _common(token: str, circle: Circle, can_write: bool, a: Asked) -> dict[str, 
     }
 
 
+@dataclass(frozen=True, slots=True)
+class ChartTable:
+    """A chart's table alternative, a page at a time (a season has many evenings)."""
+
+    header: tuple[str, ...]
+    rows: Page[tuple[str, ...]]
+    arg: str  # the query argument of its page
+    newest_first: bool
+
+
+def chart_table(mem: Memory, chart: charts.LineChart | charts.BarChart, arg: str, key: Hashable) -> ChartTable:
+    """Lines over evenings: the latest evening first; bars: in their order."""
+    header, rows = mem.derive(("table", key), chart.table)
+    newest_first = isinstance(chart, charts.LineChart)
+    shown = rows[::-1] if newest_first else rows
+    return ChartTable(header, page_of(shown, arg, PER_PAGE), arg, newest_first)
+
+
 # --- statistics --------------------------------------------------------------------------------
 @bp.route("/stats")
 def stats(token: str) -> str:
@@ -151,6 +169,7 @@ def stats(token: str) -> str:
         pairings=page_of(st.pairings, "pairs", PER_PAGE),
         h2h=page_of(st.head_to_head, "h2h", PER_PAGE),
         money=money,
+        money_table=chart_table(mem, money, "money-page", ("money", a.key)),
     )
 
 
@@ -179,6 +198,7 @@ def player(token: str, player_id: int) -> str:
         h2h=[h for h in st.head_to_head if key in h.players],
         names=names,
         bars=bars,
+        bars_table=chart_table(mem, bars, "contracts-page", ("contracts", key, a.key)),
         player_id=player_id,
     )
 
@@ -189,11 +209,16 @@ def ratings_page(token: str) -> str:
     a = asked()
     ladders = _ratings(mem, a)
     shown = [lr for lr in ladders.values() if lr.players]
+    rating_charts = {lr.ladder: _chart(mem, f"rating-{lr.ladder.value}", a) for lr in shown}
     return render_template(
         "memory/ratings.html",
         **_common(token, circle, can_write, a),
         ladders=shown,
-        rating_charts={lr.ladder: _chart(mem, f"rating-{lr.ladder.value}", a) for lr in shown},
+        rating_charts=rating_charts,
+        rating_tables={
+            ladder: chart_table(mem, chart, f"{ladder.value}-page", (ladder, a.key))
+            for ladder, chart in rating_charts.items()
+        },
     )
 
 

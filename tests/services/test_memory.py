@@ -124,11 +124,17 @@ def test_the_memory_is_kept_while_nothing_changes_and_reloaded_after_any_change(
         assert seen_once.derive("n", lambda: -1) == 2  # memoized
         rs = default_ruleset(Variant.THREE)
         evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[:3]), first_dealer=0, request_id=rid("s"))
-        after_start = memory.memory_of(circle)
+        assert circle.name  # the page has opened the circle (its own statement) before it reads the memory
+        with counted() as reload:
+            after_start = memory.memory_of(circle)
+        assert len(reload) == memory.RELOAD_STATEMENTS
         assert after_start is not seen_once and len(after_start.record.evenings) == 3
+        assert after_start.by_id[min(after_start.by_id)] is seen_once.by_id[min(seen_once.by_id)]  # kept, not read
         ev = evenings.get_evening(circle, after_start.record.evenings[-1].id)
         for _ in play_hands(ev, 1):
             pass
         assert memory.memory_of(circle).record.evenings[-1].entries != ()
         circles.add_player(circle, "Dora")
-        assert len(memory.memory_of(circle).record.players) == 4
+        kept = memory.memory_of(circle)
+        assert len(kept.record.players) == 4
+        assert kept.record == memory.load_record(circle)  # what it kept is what the database holds
