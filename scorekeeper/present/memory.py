@@ -61,13 +61,18 @@ def average(value: float) -> str:
     return f"{value:.1f}"
 
 
+def decimal(value: float) -> str:
+    """One decimal, with a real minus sign (``−1.6``)."""
+    return f"{value:.1f}".replace("-", "−")
+
+
 def rating_text(r: Rating) -> str:
     """``27.3 ± 4.1``: the skill and how sure the ladder is of it."""
-    return f"{r.mu:.1f} ± {r.sigma:.1f}"
+    return f"{decimal(r.mu)} ± {decimal(r.sigma)}"
 
 
 def ordinal_text(r: Rating) -> str:
-    return f"{r.ordinal:.1f}"
+    return decimal(r.ordinal)
 
 
 def francs(rappen: float) -> str:
@@ -130,7 +135,7 @@ def rating_chart(data: SeriesSet, ladder: Ladder) -> LineChart:
             "Each player's rating after every evening of this ladder, with a faint band of one uncertainty either side."
         ),
         x_format=_date,
-        value_format=lambda v: f"{v:.1f}",
+        value_format=decimal,
     )
 
 
