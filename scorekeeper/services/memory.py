@@ -29,7 +29,8 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from typing import Any, Final, TypeVar, cast
 
-from sqlalchemy import ColumnElement, func, select
+from sqlalchemy import ColumnElement, Text, func, select
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.orm import Session
 
 from ..game.contracts import Contract
@@ -74,31 +75,21 @@ def player_key(player_id: int) -> str:
 
 @lru_cache(maxsize=256)
 def _ruleset(text: str) -> RuleSet:
+    """The stored rule set snapshot, read as text (evenings of one circle share a few: each
+    distinct one is parsed once)."""
     return RuleSet.from_dict(json.loads(text))
 
 
-def _ruleset_of(data: dict[str, Any]) -> RuleSet:
-    """The stored rule set snapshot (evenings of one circle share a few: parsed once each)."""
-    return _ruleset(json.dumps(data, sort_keys=True))
+@lru_cache(maxsize=1024)
+def _contract(code: str) -> Contract:
+    return Contract.parse(code)
 
 
-def _hand(row: Any) -> HandEntry | None:
-    if row.kind == "undo":
-        return None
-    return HandEntry(
-        row_key=row.row_key,
-        declarer_seat=row.declarer_seat,
-        contract=Contract.parse(row.contract) if row.contract else None,
-        declarer_points=row.declarer_points or 0,
-        defender_points=row.defender_points or 0,
-        match=row.match,
-        countermatch=row.countermatch,
-        seich=row.seich,
-    )
+_KINDS: Final = {k.value: k for k in LogKind}
 
 
 def _players(s: Session, circle_id: int) -> tuple[Player, ...]:
-    rows = s.execute(
+    rows = s.connection().execute(
         select(PlayerRow.id, PlayerRow.name, PlayerRow.created_at)
         .where(PlayerRow.circle_id == circle_id)
         .order_by(PlayerRow.id)
@@ -107,7 +98,7 @@ def _players(s: Session, circle_id: int) -> tuple[Player, ...]:
 
 
 def _seats(s: Session, which: Which) -> dict[int, list[str]]:
-    rows = s.execute(
+    rows = s.connection().execute(
         select(Seat.evening_id, Seat.player_id)
         .join(Evening, Evening.id == Seat.evening_id)
         .where(which)
@@ -121,7 +112,7 @@ def _seats(s: Session, which: Which) -> dict[int, list[str]]:
 
 def _logs(s: Session, which: Which) -> tuple[dict[int, list[LogEntry]], set[str]]:
     """Per evening its log rows in order; and every request id on a slate (digital hands over)."""
-    rows = s.execute(
+    rows = s.connection().execute(
         select(
             EntryRow.evening_id,
             EntryRow.seq,
@@ -146,29 +137,50 @@ def _logs(s: Session, which: Which) -> tuple[dict[int, list[LogEntry]], set[str]
     )
     logs: dict[int, list[LogEntry]] = defaultdict(list)
     written: set[str] = set()
-    for r in rows:
-        logs[r.evening_id].append(
-            LogEntry(
-                seq=r.seq,
-                kind=LogKind(r.kind),
-                supersedes=r.supersedes,
-                entry=_hand(r),
-                digital=r.digital,
-                author=r.author,
-                created_at=r.created_at,
+    # A circle of 500 evenings holds ~13 000 rows: plain tuples, cached contracts and kinds.
+    for (
+        evening,
+        seq,
+        kind,
+        supersedes,
+        row_key,
+        seat,
+        contract,
+        dp,
+        op,
+        match,
+        cm,
+        seich,
+        digital,
+        rid,
+        author,
+        when,
+    ) in rows:
+        hand = None
+        if kind != "undo":
+            assert seat is not None  # a hand or correction row always names its declarer
+            hand = HandEntry(
+                row_key=row_key,
+                declarer_seat=seat,
+                contract=_contract(contract) if contract else None,
+                declarer_points=dp or 0,
+                defender_points=op or 0,
+                match=match,
+                countermatch=cm,
+                seich=seich,
             )
-        )
-        if r.digital:
-            written.add(r.request_id)
+        logs[evening].append(LogEntry(seq, _KINDS[kind], supersedes, hand, digital, author, when))
+        if digital:
+            written.add(rid)
     return logs, written
 
 
 def _cuts(s: Session, which: Which) -> dict[int, list[CutEntry]]:
-    rows = s.execute(
+    rows = s.connection().execute(
         select(
             CutRow.evening_id,
             CutRow.row_key,
-            CutRow.end,
+            CutRow.end.label("end"),
             CutRow.ranking,
             CutRow.winner,
             CutRow.drawn,
@@ -189,7 +201,7 @@ def _cuts(s: Session, which: Which) -> dict[int, list[CutEntry]]:
 def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[DigitalHand]]:
     """Per evening the digital hands that are over, with their actions (two statements)."""
     hands = list(
-        s.execute(
+        s.connection().execute(
             select(
                 TableHand.id,
                 DigitalTable.public_id,
@@ -211,7 +223,7 @@ def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[Digi
     over = [h for h in hands if digital_hand_request_id(h.public_id, h.number) in written]
     actions: dict[int, list[DigitalAction]] = defaultdict(list)
     keep = {h.id for h in over}
-    rows = s.execute(
+    rows = s.connection().execute(
         select(
             TableAction.hand_id,
             TableAction.seq,
@@ -250,7 +262,7 @@ def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[Digi
 
 def _settlements(s: Session, circle_id: int) -> tuple[Settlement, ...]:
     """The purse's append-only log, in order."""
-    rows = s.execute(
+    rows = s.connection().execute(
         select(
             SettlementRow.seq,
             SettlementRow.kind,
@@ -288,11 +300,11 @@ def _housekeeping(s: Session, circle_id: int) -> tuple[Housekeeping, ...]:
 
 def _evenings(s: Session, which: Which) -> Sequence[Any]:
     return list(
-        s.execute(
+        s.connection().execute(
             select(
                 Evening.id,
                 Evening.public_id,
-                Evening.ruleset,
+                sql_cast(Evening.ruleset, Text).label("ruleset"),  # text: parsed once per distinct rule set
                 Evening.first_dealer,
                 Evening.status,
                 Evening.created_at,
@@ -315,7 +327,7 @@ def _evening_records(s: Session, which: Which) -> dict[int, EveningRecord]:
     return {
         ev.id: EveningRecord(
             id=ev.public_id,
-            ruleset=_ruleset_of(ev.ruleset),
+            ruleset=_ruleset(ev.ruleset),
             first_dealer=ev.first_dealer,
             seats=tuple(seats[ev.id]),
             log=tuple(logs[ev.id]),
@@ -429,7 +441,7 @@ _CACHE_LOCK = threading.Lock()
 
 
 def _versions(s: Session, circle_id: int) -> dict[int, int]:
-    rows = s.execute(select(Evening.id, Evening.version).where(Evening.circle_id == circle_id))
+    rows = s.connection().execute(select(Evening.id, Evening.version).where(Evening.circle_id == circle_id))
     return {r.id: r.version for r in rows}
 
 
