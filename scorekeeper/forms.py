@@ -353,7 +353,8 @@ class SettlementForm(FlaskForm):
         ],
     )
     paid_on = DateField(_l("Paid on"), validators=[InputRequired(_l("Say when the money was paid."))])
-    author = SelectField(_l("Entered by"), validators=[Optional()], validate_choice=True)
+    # a player of the circle from the list, or the name this phone remembers (the quick "paid today" buttons)
+    author = SelectField(_l("Entered by"), validators=[Optional(), Length(max=40)], validate_choice=False)
     supersedes = IntegerField(widget=HiddenInput(), validators=[Optional()])
     request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
 

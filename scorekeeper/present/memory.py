@@ -44,6 +44,11 @@ def season_filter(start: date | None, end: date | None, variant: Variant | None)
     )
 
 
+def today() -> date:
+    """Today in the circle's time zone."""
+    return datetime.now(flask_babel.get_timezone()).date()
+
+
 def paid_at(day: date) -> datetime:
     """A payment's day as an instant: noon in the circle's time zone (the same day anywhere near)."""
     return _instant(day, 12)

@@ -225,7 +225,7 @@ def ratings_page(token: str) -> str:
 # --- the purse --------------------------------------------------------------------------------
 def _settlement_form(mem: Memory, formdata: Any = None, **data: Any) -> SettlementForm:
     players = [(p.id, p.name) for p in sorted(mem.view.players, key=lambda p: p.name.casefold())]
-    form = SettlementForm(formdata=formdata, data={"request_id": new_request_id(), "paid_on": date.today(), **data})
+    form = SettlementForm(formdata=formdata, data={"request_id": new_request_id(), "paid_on": words.today(), **data})
     form.payer.choices = choices([("", "—"), *players])
     form.payee.choices = choices([("", "—"), *players])
     form.author.choices = choices([("", "—"), *((name, name) for _pid, name in players)])
@@ -256,7 +256,8 @@ def _purse_page(token: str, circle: Circle, can_write: bool, mem: Memory, form: 
             paid_on=s.paid_at.date() if s.paid_at else None,
             supersedes=s.seq,
         ),
-        today=date.today().isoformat(),
+        today=words.today().isoformat(),
+        new_request_id=new_request_id,
     )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from shared_helpers import flashes, hidden, store_record
+from shared_helpers import flashes, forms, hidden, store_record
 from sqlalchemy import event
 
 from scorekeeper.extensions import db
@@ -186,3 +186,14 @@ def test_every_page_takes_the_same_few_statements_for_few_and_many_evenings(
     assert counts[0] == counts[1] <= 4, counts
     with app.app_context():
         memory.forget()
+
+
+def test_a_transfer_is_recorded_as_paid_today_in_one_tap(client: FlaskClient, circle: str) -> None:
+    page = client.get(f"{circle}/purse").text
+    quick = [f for f in forms(page) if f.action.endswith("/purse/settlements") and "payer" in f.fields]
+    assert quick, "a 'Paid today' button per transfer"
+    assert client.post(quick[0].action, data=quick[0].fields).status_code == 302
+    after = client.get(f"{circle}/purse").text
+    assert len([f for f in forms(after) if f.action.endswith("/purse/settlements") and "payer" in f.fields]) == (
+        len(quick) - 1
+    )
