@@ -384,6 +384,9 @@ def fingerprint(circle: Circle) -> tuple[int, ...]:
     return tuple(int(x or 0) for x in row)
 
 
+MEMO_SIZE: Final = 64  # derived values kept per memory (filters x languages x pages' pieces)
+
+
 class _Memo:
     """Values derived once, shared by every visit (and every thread) of one worker."""
 
@@ -399,6 +402,8 @@ class _Memo:
                 return cast(T, self.values[key])
         value = make()
         with self.lock:
+            while len(self.values) >= MEMO_SIZE:  # many different filters: the oldest go first
+                del self.values[next(iter(self.values))]
             return cast(T, self.values.setdefault(key, value))
 
 

@@ -138,3 +138,13 @@ def test_the_memory_is_kept_while_nothing_changes_and_reloaded_after_any_change(
         kept = memory.memory_of(circle)
         assert len(kept.record.players) == 4
         assert kept.record == memory.load_record(circle)  # what it kept is what the database holds
+
+
+def test_what_is_derived_is_kept_for_a_bounded_number_of_filters(app: Flask) -> None:
+    with app.app_context():
+        circle, _seen, _record = _load(_circle(1))
+        mem = memory.memory_of(circle)
+        for i in range(memory.MEMO_SIZE + 10):
+            assert mem.derive(("filter", i), lambda i=i: i) == i  # type: ignore[misc]
+        assert mem.derive(("filter", 0), lambda: -1) == -1  # the oldest went first
+        assert mem.derive(("filter", memory.MEMO_SIZE + 9), lambda: -1) == memory.MEMO_SIZE + 9
