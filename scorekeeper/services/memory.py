@@ -260,7 +260,7 @@ def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[Digi
     return out
 
 
-def _settlements(s: Session, circle_id: int) -> tuple[Settlement, ...]:
+def settlements(s: Session, circle_id: int) -> tuple[Settlement, ...]:
     """The purse's append-only log, in order."""
     rows = s.connection().execute(
         select(
@@ -351,7 +351,7 @@ def _record(s: Session, circle: Circle, evenings: dict[int, EveningRecord]) -> C
         name=circle.name,
         players=_players(s, circle.id),
         evenings=tuple(evenings[k] for k in sorted(evenings)),
-        settlements=_settlements(s, circle.id),
+        settlements=settlements(s, circle.id),
         housekeeping=_housekeeping(s, circle.id),
         created_at=circle.created_at,
     )

@@ -10,20 +10,19 @@ raises its ``RuleError`` and writes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import select
 
 from ..game.errors import N_
-from ..history import housekeeping
 from ..history.purse import verify_settlement
 from ..history.records import PaymentKind, Settlement
 from ..models import Circle, SettlementRow
 from . import tx
 from .circles import PLAYER_NAME_MAX, clean_name
 from .errors import NotFound
-from .memory import load_record, player_key
+from .memory import memory_of, player_key, settlements
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +45,10 @@ def append(circle: Circle, payment: Payment, *, request_id: str, entered_by: str
     """Append one row to the circle's purse; returns it as the history reads it."""
     author = clean_name(entered_by, limit=PLAYER_NAME_MAX, code="player_name") if entered_by else None
     circle_id = circle.id
+    # Who is a player now, and who a merged id stands for: the circle's memory (cached; read
+    # before the lock, so a write never holds it while a large circle is loaded).
+    folded = memory_of(circle).view.folded
+    players = folded.active
     with tx.write() as s:
         locked = s.execute(select(Circle).where(Circle.id == circle_id).with_for_update()).scalar_one_or_none()
         if locked is None:
@@ -54,10 +57,10 @@ def append(circle: Circle, payment: Payment, *, request_id: str, entered_by: str
         done = s.execute(
             select(SettlementRow.seq).where(mine, SettlementRow.request_id == request_id)
         ).scalar_one_or_none()
-        record = load_record(locked)
+        log = settlements(s, circle_id)
         if done is not None:  # a double tap: the first one wrote it
-            return next(row for row in record.settlements if row.seq == done)
-        seq = max((row.seq for row in record.settlements), default=0) + 1
+            return next(row for row in log if row.seq == done)
+        seq = max((row.seq for row in log), default=0) + 1
         void = payment.kind is PaymentKind.VOID
         new = Settlement(
             seq=seq,
@@ -69,8 +72,15 @@ def append(circle: Circle, payment: Payment, *, request_id: str, entered_by: str
             paid_at=None if void else payment.paid_at,
             entered_by=author,
         )
-        view = housekeeping.view(record)
-        verify_settlement([p.id for p in view.players], view.settlements, new)
+        canon = [
+            replace(
+                r,
+                payer=None if r.payer is None else folded.canonical(r.payer),
+                payee=None if r.payee is None else folded.canonical(r.payee),
+            )
+            for r in log
+        ]
+        verify_settlement(players, canon, new)
         row = SettlementRow(
             circle_id=circle_id,
             seq=seq,
