@@ -14,10 +14,9 @@ from flask import request
 from werkzeug.wrappers import Response
 
 from ..game.rulesets import Variant
-from ..history.purse import Purse, purse, settlements_in_force
-from ..history.ratings import ratings
+from ..history.purse import Purse, settlements_in_force
 from ..history.records import PaymentKind, Settlement
-from ..history.stats import CircleStats, Filter, HandRef, circle_stats
+from ..history.stats import Filter, HandRef
 from ..models import Circle
 from ..present.memory import paid_at, season_filter
 from ..services import memory as memory_service
@@ -75,10 +74,6 @@ def _filter() -> tuple[Filter, Json]:
     return season_filter(start, end, variant), shown
 
 
-def _stats(mem: Memory, flt: Filter) -> CircleStats:
-    return mem.derive(("stats", flt), lambda: circle_stats(mem.view, flt))
-
-
 def _hand(ref: HandRef) -> Json:
     return {
         "evening": ref.evening,
@@ -109,13 +104,13 @@ def _hand(ref: HandRef) -> Json:
 def player_stats(circle: Circle, player_id: int) -> Response:
     flt, shown = _filter()
     mem = memory_service.memory_of(circle)
-    st = _stats(mem, flt)
+    st = mem.stats(flt)
     key = memory_service.player_key(player_id)
     try:
         me = st.player(key)
     except KeyError:
         raise ApiError("not_found") from None
-    ladders = mem.derive(("ratings", flt), lambda: ratings(mem.view, flt))
+    ladders = mem.ratings(flt)
 
     def other(pair: tuple[str, str]) -> int:
         return int(pair[1] if pair[0] == key else pair[0])
@@ -236,8 +231,7 @@ def ledger_dict(mem: Memory, p: Purse, shown: Json) -> Json:
 def ledger(circle: Circle) -> Response:
     flt, shown = _filter()
     mem = memory_service.memory_of(circle)
-    p = mem.derive(("purse", flt), lambda: purse(mem.view, flt))
-    return answer(ledger_dict(mem, p, shown))
+    return answer(ledger_dict(mem, mem.purse(flt), shown))
 
 
 def _paid_at(raw: str | None) -> datetime | None:
@@ -282,7 +276,7 @@ def settle(circle: Circle, body: dict[str, Any]) -> Response:
     )
     row = purse_service.append(circle, payment, request_id=body["request_id"], entered_by=body.get("entered_by"))
     mem = memory_service.memory_of(circle)
-    flt, shown = Filter(), {"from": None, "to": None, "variant": None}
-    p = mem.derive(("purse", flt), lambda: purse(mem.view, flt))
+    shown = {"from": None, "to": None, "variant": None}
+    p = mem.purse()
     in_force = {s.seq for s in settlements_in_force(mem.view.settlements)}
     return answer({"settlement": settlement_dict(row, in_force), "ledger": ledger_dict(mem, p, shown)}, 201)

@@ -38,6 +38,8 @@ from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..history import housekeeping
 from ..history.housekeeping import CircleView
+from ..history.purse import Purse, purse
+from ..history.ratings import Ladder, LadderRatings, ratings
 from ..history.records import (
     CircleRecord,
     CutEntry,
@@ -52,6 +54,7 @@ from ..history.records import (
     Settlement,
     Status,
 )
+from ..history.stats import ALL, CircleStats, Filter, circle_stats
 from ..models import Circle, CutRow, DigitalTable, EntryRow, Evening, Seat, SettlementRow, TableAction, TableHand
 from ..models import Player as PlayerRow
 from ..scoring.final import Cut, End
@@ -438,6 +441,15 @@ class Memory:
     def derive(self, key: Hashable, make: Callable[[], T], *, open_too: bool = False) -> T:
         """``make()`` once; ``open_too``: it reads the evenings still open as well."""
         return (self._memo if open_too else self._settled_memo).get(key, make)
+
+    def stats(self, flt: Filter = ALL) -> CircleStats:
+        return self.derive(("stats", flt), lambda: circle_stats(self.view, flt))
+
+    def ratings(self, flt: Filter = ALL) -> dict[Ladder, LadderRatings]:
+        return self.derive(("ratings", flt), lambda: ratings(self.view, flt))
+
+    def purse(self, flt: Filter = ALL) -> Purse:
+        return self.derive(("purse", flt), lambda: purse(self.view, flt))
 
 
 CACHED_CIRCLES: Final = 8  # per worker: a 500-evening circle holds a few MB

@@ -9,7 +9,6 @@ from datetime import datetime
 from ..history.housekeeping import CircleView
 from ..history.outcome import outcome
 from ..history.records import EveningRecord, when_key
-from ..history.stats import ALL, circle_stats
 from ..models import Circle
 from .memory import memory_of
 
@@ -85,5 +84,5 @@ def history(circle: Circle) -> list[EveningSummary]:
 def player_records(circle: Circle) -> list[PlayerRecord]:
     """Per player of the circle: ended evenings, wins and net money; by name."""
     mem = memory_of(circle)
-    stats = mem.derive(("stats", ALL), lambda: circle_stats(mem.view, ALL))
+    stats = mem.stats()
     return [PlayerRecord(int(p.player), p.name, p.evenings, p.wins, p.net_rappen) for p in stats.players]

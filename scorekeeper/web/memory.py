@@ -24,11 +24,11 @@ from werkzeug.wrappers import Response
 from ..forms import SettlementForm, VoidForm, choices, new_request_id
 from ..game.errors import RuleError
 from ..game.rulesets import Variant
-from ..history.purse import Purse, purse, settlements_in_force
-from ..history.ratings import Ladder, LadderRatings, ratings
+from ..history.purse import settlements_in_force
+from ..history.ratings import Ladder
 from ..history.records import PaymentKind, Settlement
 from ..history.series import contract_points, money_over_time, rating_over_time
-from ..history.stats import CircleStats, Filter, circle_stats
+from ..history.stats import CircleStats, Filter
 from ..i18n import _, current_language
 from ..models import Circle
 from ..present import memory as words
@@ -43,7 +43,6 @@ from .common import Page, flash_error, open_or_404, page_of, require_write
 bp = Blueprint("memory", __name__, url_prefix="/c/<token>")
 T = TypeVar("T")
 PER_PAGE = 20
-CHARTS = ("money", "rating-three", "rating-solo", "rating-team", "contracts")
 
 
 # --- filters ------------------------------------------------------------------------------
@@ -100,19 +99,7 @@ def asked() -> Asked:
     return Asked(words.season_filter(start, end, variant), start, end, variant, tuple(errors))
 
 
-# --- what the pages derive (memoized per memory) ---------------------------------------------
-def _stats(mem: Memory, a: Asked) -> CircleStats:
-    return mem.derive(("stats", a.flt), lambda: circle_stats(mem.view, a.flt))
-
-
-def _ratings(mem: Memory, a: Asked) -> dict[Ladder, LadderRatings]:
-    return mem.derive(("ratings", a.flt), lambda: ratings(mem.view, a.flt))
-
-
-def _purse(mem: Memory, a: Asked) -> Purse:
-    return mem.derive(("purse", a.flt), lambda: purse(mem.view, a.flt))
-
-
+# --- pages ---------------------------------------------------------------------------------------
 def _circle(token: str) -> tuple[Circle, bool, Memory]:
     circle, can_write = open_or_404(token)
     return circle, can_write, memory_service.memory_of(circle)
@@ -155,7 +142,7 @@ def chart_table(mem: Memory, chart: charts.LineChart | charts.BarChart, arg: str
 def stats(token: str) -> str:
     circle, can_write, mem = _circle(token)
     a = asked()
-    st = _stats(mem, a)
+    st = mem.stats(a.flt)
     money = _chart(mem, "money", a)
     three = any(p.sticks or p.potatoes for p in st.players) or a.variant is Variant.THREE
     names = {p.player: p.name for p in st.players}
@@ -177,14 +164,14 @@ def stats(token: str) -> str:
 def player(token: str, player_id: int) -> str:
     circle, can_write, mem = _circle(token)
     a = asked()
-    st = _stats(mem, a)
+    st = mem.stats(a.flt)
     key = memory_service.player_key(player_id)
     try:
         me = st.player(key)
     except KeyError:
         abort(404)
     bars = _contracts_chart(mem, st, key, me.name, a)
-    ladders = _ratings(mem, a)
+    ladders = mem.ratings(a.flt)
     mine = [(ladder, r) for ladder, lr in ladders.items() for r in lr.players if r.player == key]
     names = {p.player: p.name for p in st.players}
     return render_template(
@@ -207,7 +194,7 @@ def player(token: str, player_id: int) -> str:
 def ratings_page(token: str) -> str:
     circle, can_write, mem = _circle(token)
     a = asked()
-    ladders = _ratings(mem, a)
+    ladders = mem.ratings(a.flt)
     shown = [lr for lr in ladders.values() if lr.players]
     rating_charts = {lr.ladder: _chart(mem, f"rating-{lr.ladder.value}", a) for lr in shown}
     return render_template(
@@ -234,7 +221,7 @@ def _settlement_form(mem: Memory, formdata: Any = None, **data: Any) -> Settleme
 
 def _purse_page(token: str, circle: Circle, can_write: bool, mem: Memory, form: SettlementForm) -> str:
     a = asked()
-    p = _purse(mem, a)
+    p = mem.purse(a.flt)
     name = mem.view.player_name
     payments = {s.seq: s for s in mem.view.settlements}
     lines = mem.derive(("ledger", a.key), lambda: words.ledger_lines(p, payments, name))
@@ -342,13 +329,13 @@ def _chart(mem: Memory, name: str, a: Asked) -> charts.LineChart | charts.BarCha
             ladder = Ladder(name.removeprefix("rating-"))
         except ValueError:
             abort(404)
-        lr = _ratings(mem, a)[ladder]
+        lr = mem.ratings(a.flt)[ladder]
         return mem.derive(("rating-chart", ladder, a.key), lambda: words.rating_chart(rating_over_time(lr), ladder))
     raw = request.args.get("player", "")
     if name != "contracts" or not raw.isdigit():
         abort(404)
     key = memory_service.player_key(int(raw))
-    st = _stats(mem, a)
+    st = mem.stats(a.flt)
     try:
         me = st.player(key)
     except KeyError:
