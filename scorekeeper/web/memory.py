@@ -240,7 +240,7 @@ def _purse_page(token: str, circle: Circle, can_write: bool, mem: Memory, form: 
             payer=s.payer,
             payee=s.payee,
             amount=Decimal(s.rappen or 0) / 100,
-            paid_on=s.paid_at.date() if s.paid_at else None,
+            paid_on=flask_babel.to_user_timezone(s.paid_at).date() if s.paid_at else None,
             supersedes=s.seq,
         ),
         today=words.today().isoformat(),

@@ -197,3 +197,13 @@ def test_a_transfer_is_recorded_as_paid_today_in_one_tap(client: FlaskClient, ci
     assert len([f for f in forms(after) if f.action.endswith("/purse/settlements") and "payer" in f.fields]) == (
         len(quick) - 1
     )
+
+
+def test_a_refused_correction_comes_back_named_as_the_correction(client: FlaskClient, circle: str) -> None:
+    _pay(client, circle, amount="10")
+    page = client.get(f"{circle}/purse").text
+    players = re.findall(r'<option value="(\d+)">', page)
+    data = {**hidden(page, "/purse/settlements"), "supersedes": "1", "payer": players[0], "payee": players[1]}
+    r = client.post(f"{circle}/purse/settlements", data={**data, "amount": "0", "paid_on": "2026-11-30"})
+    assert r.status_code == 422
+    assert "Correct payment 1" in r.text and "Save the correction" in r.text
