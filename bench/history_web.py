@@ -25,17 +25,14 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # shared_helpers.store_record
 
 import flask_migrate  # noqa: E402
-from shared_helpers import store_record  # noqa: E402
-from sqlalchemy import event, func, select  # noqa: E402
+from shared_helpers import counted, store_record  # noqa: E402
+from sqlalchemy import func, select  # noqa: E402
 
 from scorekeeper.app import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
@@ -44,20 +41,6 @@ from scorekeeper.game.rulesets import Variant, default_ruleset  # noqa: E402
 from scorekeeper.history.sample import sample_circle  # noqa: E402
 from scorekeeper.models import Player  # noqa: E402
 from scorekeeper.services import circles, evenings, memory  # noqa: E402
-
-
-@contextmanager
-def counted() -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
 
 
 def main() -> None:

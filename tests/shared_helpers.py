@@ -14,7 +14,8 @@ each test folder, and this one, on the import path).
   ``contracts_for`` (every contract a table of that size plays), ``row_contracts``
   (every contract a row accepts), ``deck_for`` (a deck that deals rigged hands);
 - ``store_record``: a ``history.records.CircleRecord`` (e.g. ``history.sample``) written
-  straight into the database as a new circle (statistics, purse and bench/history_web.py).
+  straight into the database as a new circle (statistics, purse and bench/history_web.py);
+  ``counted``: the SQL statements a block sends.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ import os
 import random
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
@@ -268,3 +270,22 @@ def store_record(record: CircleRecord) -> tuple[str, str]:
     s.commit()
     assert db.session.get(Circle, circle.id) is not None
     return write, view
+
+
+@contextmanager
+def counted() -> Iterator[list[str]]:
+    """Every SQL statement sent to the database inside the block (in an app context)."""
+    from sqlalchemy import event
+
+    from scorekeeper.extensions import db
+
+    seen: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)

@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from shared_helpers import rid, store_record
+from shared_helpers import counted, rid, store_record
 
 from scorekeeper.history.sample import sample_circle
 
@@ -169,3 +169,18 @@ def test_balances_stay_exact_and_zero_sum_after_any_settlements(
         balances = {b["player_id"]: b["rappen"] for b in view.ok("GET", path, schema="Ledger")["balances"]}
         assert balances == expected
         assert sum(balances.values()) == 0
+
+
+@pytest.mark.parametrize("path", ["/ledger", "/players/{pid}/stats", "/evenings", "/players/records"])
+def test_answers_take_the_same_few_statements_for_few_and_many_evenings(
+    app: Flask, client: FlaskClient, path: str
+) -> None:
+    counts = []
+    for n in (2, 40):
+        _write, view = _circle(app, client, seed=n, evenings=n)
+        url = path.replace("{pid}", str(_players(view)[0]))
+        view.ok("GET", url)  # the worker sees the circle once
+        with app.app_context(), counted() as seen:
+            view.ok("GET", url)
+        counts.append(len(seen))
+    assert counts[0] == counts[1] <= 4, counts

@@ -6,15 +6,12 @@ hands that are over; never a hand still in play)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
 from flask import Flask
 from services_helpers import NAMES, play_hands
-from shared_helpers import rid
-from sqlalchemy import event
+from shared_helpers import counted, rid
 
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
@@ -23,20 +20,6 @@ from scorekeeper.history.records import LogKind, Status
 from scorekeeper.models import Circle
 from scorekeeper.services import circles, evenings, memory
 from scorekeeper.services import digital_table as tables
-
-
-@contextmanager
-def counted() -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
 
 
 def _circle(n_evenings: int) -> str:

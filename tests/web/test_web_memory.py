@@ -6,33 +6,15 @@ every page in a constant number of SQL statements."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from shared_helpers import flashes, forms, hidden, store_record
-from sqlalchemy import event
+from shared_helpers import counted, flashes, forms, hidden, store_record
 
-from scorekeeper.extensions import db
 from scorekeeper.history.sample import sample_circle
 from scorekeeper.services import memory
-
-
-@contextmanager
-def counted() -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
 
 
 def _circle(app: Flask, evenings: int = 12, seed: int = 1) -> str:
