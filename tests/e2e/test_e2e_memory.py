@@ -65,3 +65,24 @@ def test_the_memory_pages_read_well_on_a_phone(live_app: tuple[str, Flask], phon
     assert page.inner_text("#balances") != before
     no_sideways_scroll(page)
     shot(page, "memory-purse")
+
+
+def test_the_memory_pages_fit_in_swiss_german_too(live_app: tuple[str, Flask], phone: Any) -> None:
+    base, app = live_app
+    with app.app_context():
+        write, _view = store_record(sample_circle(8, evenings=30, players=8, paper_rate=0.0))
+    page = phone()
+    circle = f"{base}/c/{write}"
+    page.goto(circle)
+    page.click("nav.lang a[hreflang=de-CH]")
+    page.goto(f"{circle}/stats")
+    assert "Statistik" in page.inner_text("h1")
+    no_sideways_scroll(page)
+    page.click("#players li a >> nth=1")
+    page.wait_for_selector("#contracts")
+    no_sideways_scroll(page)
+    for path, mark in (("/ratings", "Wertung"), ("/purse", "Kasse")):
+        page.goto(circle + path)
+        assert mark in page.inner_text("h1")
+        no_sideways_scroll(page)
+    shot(page, "memory-purse-de")
