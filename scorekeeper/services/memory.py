@@ -3,21 +3,24 @@ constant number of SQL statements, whatever the number of evenings.
 
 ``load_record(circle)`` sends one statement per kind of row (``STATEMENTS`` of them):
 the players, the evenings, their seats, their entry rows, their cut rows, the digital
-hands of the circle's tables, the actions of those hands, and the purse's settlements. Columns are read as plain
-tuples (no ORM objects) and turned into the frozen records of ``scorekeeper.history``,
-from which statistics, ratings, the purse, charts and the export are derived.
+hands of the circle's tables, the actions of those hands, and the purse's settlements.
+Columns are read as plain tuples (no ORM objects) and turned into the frozen records of
+``scorekeeper.history``, from which statistics, ratings, the purse, charts and the
+export are derived.
 
 A digital hand goes into the record only once it is over: exactly when its result is on
-the slate, written under ``snapshot.digital_hand_request_id(table, number)`` (a hand
-still in play holds private cards; its actions are not even read).
+the slate, written under ``snapshot.digital_hand_request_id(table, number)``. A hand
+still in play holds private cards: it and its actions are left out.
 
-Extension point (one statement, added to ``STATEMENTS`` when the table exists):
-``_housekeeping`` (rename, merge, delete evening, undo). Everything read goes through
-``history.housekeeping.view`` before it is shown.
+Extension point (one statement, added to ``STATEMENTS`` and to the ``fingerprint`` when
+the table exists): ``_housekeeping`` (rename, merge, delete evening, undo). Everything
+read goes through ``history.housekeeping.view`` before it is shown.
 
-``memory_of(circle)`` is what pages read: the record and its view, kept per worker
-while the circle's ``fingerprint`` (one statement) says nothing changed, with what the
-pages derived from it (statistics, ratings, the purse, chart data) memoized alongside.
+``memory_of(circle)`` is what pages and the API read: the record and its view, kept per
+worker while the circle's ``fingerprint`` (one statement) says nothing changed; after a
+change only the evenings added or changed are read again (``RELOAD_STATEMENTS``). What
+the pages derive (statistics, ratings, the purse, chart data) is memoized alongside,
+and carried over while only evenings still open changed.
 """
 
 from __future__ import annotations
