@@ -136,3 +136,11 @@ def test_the_outlooks_expected_sticks_in_each_language(app: Flask) -> None:
     ):
         with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
             assert (tenths(2.34), tenths(-2.34), tenths(0.04)) == (plus, minus, zero), lang
+
+
+def test_the_statistics_decimals_in_each_language(app: Flask) -> None:
+    from scorekeeper.present.memory import average, decimal
+
+    for lang, avg, neg in (("fr_CH", "84,5", "−1,6"), ("de_CH", "84.5", "−1.6"), ("en", "84.5", "−1.6")):
+        with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
+            assert (average(84.46), decimal(-1.64)) == (avg, neg), lang
