@@ -205,6 +205,20 @@ class HandForm(FlaskForm):
         field = getattr(self, "seich", None)  # removed from the form outside the club variant
         return bool(field is not None and field.data)
 
+    def validate_seich(self, field: Field) -> None:
+        """A Seich is never recorded by surprise: ticked together with a row or points (a page
+        without its script shows them all), the form asks which of the two was meant."""
+        if not field.data:
+            return
+        piles = [f.raw_data[0] for f in (self.declarer_points, self.defender_points) if f.raw_data]
+        if self.row.data or any(str(p).strip() for p in piles):
+            raise ValidationError(
+                _l(
+                    "Seich is ticked, but a row or points are filled in. Untick Seich to write the hand, "
+                    "or clear the row and the points to record the Seich."
+                )
+            )
+
 
 class CutForm(ActionForm):
     """The result of a real cut at the table: which side ranks first in a tied row."""

@@ -64,6 +64,7 @@ class SlateView:
     raw: bool  # totals are raw points (THREE) rather than multiplied values
     open_rows: dict[int, list[str]] = field(default_factory=dict)
     members: list[list[str]] = field(default_factory=list)  # per side: the players' names (headers)
+    chooser: dict[int, int] = field(default_factory=dict)  # per side: its seat whose turn it is to choose
 
 
 def _category(ruleset: RuleSet, row: Row) -> int:
@@ -123,7 +124,18 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
         raw=ruleset.variant is Variant.THREE,
         open_rows={side: slate.open_rows(side) for side in range(n_sides)},
         members=[[names[s] for s in ruleset.seats_of(side)] for side in range(n_sides)],
+        chooser=choosers(snap),
     )
+
+
+def choosers(snap: EveningSnapshot) -> dict[int, int]:
+    """Per side that may choose: the first of its seats in tonight's speaking order, the partner
+    a tapped cell takes as declarer (the turn guide's order, so the two never disagree)."""
+    out: dict[int, int] = {}
+    if snap.turn is not None:
+        for seat in snap.turn.speaking:
+            out.setdefault(snap.ruleset.side_of(seat), seat)
+    return out
 
 
 def build_guide(snap: EveningSnapshot) -> Guide | None:

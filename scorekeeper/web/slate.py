@@ -192,6 +192,8 @@ def _submit(
         ctx = _context(token, circle, can_write, snap)
         ctx["form_messages"] = [("error", error_text(err, ruleset, snap.names))]
         ctx["invalid"] = _FIELD_OF_CODE.get(err.code)
+        if form.is_seich():  # a refused Seich comes back unticked: the next entry is a hand, visibly
+            form.seich.data = False
         refresh_version(form, snap.version)
         return rerender(ctx, form, 422)
     return redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#slate")

@@ -1,0 +1,161 @@
+"""Friday night at the Beiz (issue 9), the slate side, on a 360 x 740 phone with four long
+names: no Seich by surprise, piles that fill each other in every form, an entry that survives
+a dropped connection, the right partner as declarer, jokers that move up, no page wider
+than the phone, every name readable, the guide and the message in view after an entry, the
+three-player count during play, open cells by keyboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import PHONE
+from e2e_helpers import new_circle, new_evening, shot, start_evening, wait_until
+
+pytestmark = pytest.mark.browser
+
+NAMES = ["Anne-Marie Zurbriggen", "Vreni Schmid-Kalbermatten", "Hans-Peter Imboden", "Sepp Gwerder-Aufdermaur"]
+
+
+def _declarer(page: Any, name: str) -> None:
+    page.locator(".record .choices label", has_text=name).click()
+
+
+def _pile(page: Any, which: str) -> str:
+    return str(page.input_value(f"input[name={which}_points]"))
+
+
+# --- 1: a tapped cell never records a Seich ----------------------------------------------
+
+
+def test_a_tapped_cell_after_a_refused_seich_records_the_hand_not_a_seich(live_server: str, phone: Any) -> None:
+    page = phone()
+    new_evening(page, live_server, "club", NAMES)
+    _declarer(page, NAMES[0])  # the dealer, not in the barrel: the Seich is refused
+    page.check("input[name=seich]")
+    assert page.locator("[data-seich-note]").is_visible()  # the page says a Seich is about to be written
+    assert "Seich" in page.locator("#record button[type=submit]").inner_text()
+    page.click("#record button[type=submit]")
+    page.wait_for_selector(".form-messages")
+    assert not page.locator("input[name=seich]").is_checked()  # refused: back to a hand
+    page.check("input[name=seich]")  # ticked again by mistake, then a cell is tapped
+    page.locator("#slate td.open[data-row=suit_H][data-side='1'] .cell").click()
+    assert not page.locator("input[name=seich]").is_checked()
+    assert page.locator("input[name=declarer_points]").is_visible()
+    assert page.input_value("select[name=row]") == "suit_H"
+    assert page.locator("#record button[type=submit]").inner_text() == "Write it on the slate"
+    page.fill("input[name=declarer_points]", "100")
+    page.click("#record button[type=submit]")
+    page.wait_for_selector(".flash-success")
+    assert page.locator("#slate td.filled").count() == 1  # the hand, not a Seich
+
+
+def test_a_seich_ticked_with_a_filled_hand_is_asked_about_without_script(chromium: Any, live_server: str) -> None:
+    ctx = chromium.new_context(viewport=PHONE, java_script_enabled=False, locale="en-GB")
+    try:
+        page = ctx.new_page()
+        write, _view = new_circle(page, live_server)
+        start_evening(page, write, "club", NAMES)
+        page.check("input[name=declarer][value='0']")
+        page.check("input[name=seich]")
+        page.select_option("select[name=row]", "suit_H")
+        page.fill("input[name=declarer_points]", "100")
+        page.fill("input[name=defender_points]", "57")
+        page.click("#record button[type=submit]")
+        assert "Seich is ticked, but a row or points are filled in" in page.locator("#record").inner_text()
+        assert page.locator("#slate td.filled").count() == 0
+    finally:
+        ctx.close()
+
+
+# --- 2: the piles fill each other in every form ----------------------------------------------
+
+
+def test_piles_fill_each_other_in_every_form_and_a_typed_pile_stays(live_server: str, phone: Any) -> None:
+    page = phone()
+    new_evening(page, live_server, "teams", NAMES)
+    _declarer(page, NAMES[0])
+    page.select_option("select[name=row]", "suit_H")
+    page.fill("input[name=defender_points]", "50")  # typed first: stays
+    page.fill("input[name=declarer_points]", "100")
+    assert _pile(page, "defender") == "50"
+    page.click("#record button[type=submit]")  # 100 + 50: refused
+    page.wait_for_selector(".form-messages")
+    page.fill("input[name=declarer_points]", "121")  # re-entry: the other pile follows
+    assert _pile(page, "defender") == "36"
+    page.click("#record button[type=submit]")
+    page.wait_for_selector(".flash-success")
+    page.locator("#slate td.filled a.cell").first.click()  # correction: both piles are there
+    page.wait_for_selector("text=Correct hand 1")
+    page.fill("input[name=defender_points]", "45")
+    assert _pile(page, "declarer") == "112"
+    page.fill("input[name=declarer_points]", "120")  # both typed now: neither is overwritten
+    assert _pile(page, "defender") == "45"
+    assert page.locator("[data-piles-script]").is_visible() and not page.locator("[data-piles-plain]").is_visible()
+
+
+def test_without_script_both_piles_are_asked_for(chromium: Any, live_server: str) -> None:
+    ctx = chromium.new_context(viewport=PHONE, java_script_enabled=False, locale="en-GB")
+    try:
+        page = ctx.new_page()
+        write, _view = new_circle(page, live_server)
+        start_evening(page, write, "three", NAMES[:3])
+        assert page.locator("[data-piles-plain]").is_visible()
+        assert "Enter both piles" in page.locator("[data-piles-plain]").inner_text()
+        assert not page.locator("[data-piles-script]").is_visible()  # no promise of a fill
+    finally:
+        ctx.close()
+
+
+# --- 3: a dropped connection keeps the entry -------------------------------------------------
+
+
+def test_a_dropped_connection_keeps_the_entry_and_a_resend_writes_it_once(live_server: str, phone: Any) -> None:
+    page = phone()
+    new_evening(page, live_server, "teams", NAMES)
+    _declarer(page, NAMES[2])
+    page.select_option("select[name=row]", "obenabe")
+    page.fill("input[name=declarer_points]", "98")
+    page.route("**/hands", lambda route: route.abort("internetdisconnected"))
+    page.click("#record button[type=submit]")
+    page.wait_for_selector("[data-send-error]:not([hidden])")
+    assert "Nothing is confirmed as written" in page.locator("[data-send-error]").inner_text()
+    assert (page.input_value("select[name=row]"), _pile(page, "declarer"), _pile(page, "defender")) == (
+        "obenabe",
+        "98",
+        "59",
+    )
+    shot(page, "beiz-dropped-connection-360", full=False)
+    # the answer is lost after the server wrote it: sending again writes it once
+    page.unroute("**/hands")
+
+    def lose_answer(route: Any) -> None:
+        route.fetch(max_redirects=0)
+        route.abort("internetdisconnected")
+
+    page.route("**/hands", lose_answer)
+    page.click("#record button[type=submit]")
+    page.wait_for_selector("[data-send-error]:not([hidden])")
+    page.unroute("**/hands")
+    page.click("#record button[type=submit]")
+    page.wait_for_selector(".flash-success")
+    assert page.locator("#slate td.filled").count() == 1
+
+
+# --- 4: the declarer of a tapped team cell ---------------------------------------------------
+
+
+def test_a_tapped_team_cell_takes_the_partner_whose_turn_it_is(live_server: str, phone: Any) -> None:
+    page = phone()
+    new_evening(page, live_server, "teams", NAMES)  # seat 1 deals: Vreni (seat 2) is forehand
+    page.locator("#slate td.open[data-row=suit_H][data-side='1'] .cell").click()
+    assert page.locator("input[name=declarer][value='1']").is_checked()  # Vreni, forehand
+    page.locator("#slate td.open[data-row=suit_H][data-side='0'] .cell").click()
+    assert page.locator("input[name=declarer][value='2']").is_checked()  # Hans-Peter speaks next for A
+    page.fill("input[name=declarer_points]", "100")
+    page.click("#record button[type=submit]")
+    page.wait_for_selector(".flash-success")
+    # next deal: Vreni deals, Hans-Peter is forehand; for team B Sepp speaks first
+    page.locator("#slate td.open[data-row=suit_H][data-side='1'] .cell").click()
+    assert page.locator("input[name=declarer][value='3']").is_checked()
+    wait_until(page, "document.activeElement && document.activeElement.name === 'declarer_points'", timeout=3_000)
