@@ -261,6 +261,10 @@ class StartEveningForm(FlaskForm):
     )
     undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
     extra_rows = MultiCheckboxField(_l("Extra rows"), choices=choices(EXTRA_LABELS.items()))
+    jokers_play_extras = BooleanField(_l("A joker may also be played as an extra row"))
+    # the suit order and extra rows the factor list was shown for (``rulesets.typed_factors``)
+    shown_order = HiddenField()
+    shown_extras = HiddenField()
     stake_chf = ClearDecimalField(
         _l("Stake in CHF"),
         places=2,

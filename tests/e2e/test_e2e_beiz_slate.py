@@ -159,3 +159,27 @@ def test_a_tapped_team_cell_takes_the_partner_whose_turn_it_is(live_server: str,
     page.locator("#slate td.open[data-row=suit_H][data-side='1'] .cell").click()
     assert page.locator("input[name=declarer][value='3']").is_checked()
     wait_until(page, "document.activeElement && document.activeElement.name === 'declarer_points'", timeout=3_000)
+
+
+# --- 5: extra rows move the jokers up on the start form -------------------------------------
+
+
+def test_ticking_slalom_on_the_start_form_moves_the_jokers_up(live_server: str, phone: Any) -> None:
+    page = phone()
+    write, _view = new_circle(page, live_server)
+    page.goto(f"{write}/start?variant=teams")
+    for seat, name in enumerate(NAMES):
+        page.fill(f"input[name=seat_{seat}]", name)
+    page.fill("input[name=factor_obenabe]", "10")  # a factor the table changed stays
+    page.check("input[name=extra_rows][value=slalom]")
+    wait_until(page, "document.querySelector('input[name=factor_slalom]') !== null")
+    factors = {k: page.input_value(f"input[name=factor_{k}]") for k in ("obenabe", "slalom", "joker1", "joker2")}
+    assert factors == {"obenabe": "10", "slalom": "7", "joker1": "8", "joker2": "9"}
+    assert not page.locator("input[name=jokers_play_extras]").is_checked()  # the evening option, off
+    page.click("#start-form button[type=submit]")
+    page.wait_for_selector("#slate")
+    labels = [" ".join(t.split()) for t in page.locator(".slate th.rowlabel .factor").all_inner_texts()]
+    assert labels.count("×7") == 1 and labels[-2:] == ["×8", "×9"]
+    page.select_option("select[name=row]", "joker1")
+    played = page.eval_on_selector_all("select[name=played_as] option:not([disabled])", "os => os.map(o => o.value)")
+    assert set(played) - {""} == {"suit:C", "suit:D", "suit:S", "suit:H", "obenabe", "undenufe"}
