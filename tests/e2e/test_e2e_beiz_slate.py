@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import PHONE
-from e2e_helpers import new_circle, new_evening, shot, start_evening, wait_until
+from e2e_helpers import filled_evening, new_circle, new_evening, shot, sideways, start_evening, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -183,3 +183,62 @@ def test_ticking_slalom_on_the_start_form_moves_the_jokers_up(live_server: str, 
     page.select_option("select[name=row]", "joker1")
     played = page.eval_on_selector_all("select[name=played_as] option:not([disabled])", "os => os.map(o => o.value)")
     assert set(played) - {""} == {"suit:C", "suit:D", "suit:S", "suit:H", "obenabe", "undenufe"}
+
+
+# --- 7: no page wider than the phone -------------------------------------------------------
+
+HALF = {"three": 15, "teams": 8, "solo4": 16, "club": 12}
+FULL = {"three": 30, "teams": 16, "solo4": 32, "club": 24}
+
+
+def _walk(page: Any, url: str, seen: dict[str, list[str]], name: str, *, open_all: bool = True) -> None:
+    if url:
+        page.goto(url)
+    if open_all:  # folded parts too (the circle's links, the barrel rule)
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    wide = sideways(page)
+    if wide:
+        seen[name] = wide[:6]
+
+
+@pytest.mark.parametrize("lang", ["en", "de_CH"])
+def test_every_page_of_every_variant_fits_360_px(live_app: tuple[str, Any], phone: Any, lang: str) -> None:
+    base, app = live_app
+    page = phone()
+    page.goto(f"{base}/lang/{lang}")
+    seen: dict[str, list[str]] = {}
+    _walk(page, f"{base}/", seen, "home")
+    write, view = new_circle(page, base, "Donnschtig-Jass im Sternen")
+    _walk(page, "", seen, "circle created (links)")
+    circle, token = write, write.rsplit("/", 1)[-1]
+    for variant in ("three", "teams", "solo4", "club"):
+        names = NAMES[:3] if variant == "three" else NAMES
+        _walk(page, f"{circle}/start?variant={variant}", seen, f"start {variant}")
+        mid = filled_evening(app, variant, names, HALF[variant], write=token)
+        _walk(page, mid.slate(base), seen, f"slate {variant} mid-evening")
+        _walk(page, mid.slate(base) + "/entries/0", seen, f"correction {variant}")
+        done = filled_evening(app, variant, names, FULL[variant], write=token, end=True)
+        _walk(page, done.slate(base), seen, f"result {variant}")
+        _walk(page, done.slate(base) + "/entries/0", seen, f"closed entry {variant}")
+        early = filled_evening(app, variant, names, 3, write=token, end=True)
+        _walk(page, early.slate(base), seen, f"result ended early {variant}")
+    ties = filled_evening(app, "three", NAMES[:3], 30, points=lambda i, seat: 80, write=token)
+    _walk(page, ties.slate(base), seen, "cuts three players")
+    # a refused entry comes back with its messages
+    mid = filled_evening(app, "teams", NAMES, 2, write=token)
+    page.goto(mid.slate(base))
+    _declarer(page, NAMES[1])
+    page.select_option("select[name=row]", "undenufe")
+    page.fill("input[name=declarer_points]", "100")
+    page.fill("input[name=defender_points]", "50")
+    page.click("#record button[type=submit]")
+    page.wait_for_selector(".form-messages")
+    _walk(page, "", seen, "refused entry")
+    _walk(page, circle, seen, "circle with history and records")
+    page.on("dialog", lambda d: d.accept())
+    page.click("form[action$='/view-link'] button")
+    page.wait_for_selector("#view-link")
+    _walk(page, "", seen, "new onlookers link")
+    _walk(page, view, seen, "circle read-only")
+    shot(page, f"beiz-circle-readonly-{lang}-360")
+    assert seen == {}, seen
