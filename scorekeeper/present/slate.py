@@ -13,7 +13,17 @@ from ..game.rulesets import Row, RuleSet, Variant
 from ..i18n import _
 from ..scoring.entries import is_misere
 from ..services.snapshot import EveningSnapshot
-from .labels import barrel_rule_text, contract_label, contract_short, hyphenate, marks_text, row_label, side_labels
+from .labels import (
+    barrel_rule_text,
+    contract_label,
+    contract_short,
+    hyphenate,
+    marks_text,
+    names_key,
+    row_label,
+    short_members,
+    side_labels,
+)
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,8 @@ class SlateView:
     guide: Guide | None
     raw: bool  # totals are raw points (THREE) rather than multiplied values
     open_rows: dict[int, list[str]] = field(default_factory=dict)
-    members: list[list[str]] = field(default_factory=list)  # per side: the players' names (headers)
+    members: list[list[str]] = field(default_factory=list)  # per side: its players' short names (headers)
+    key: list[tuple[str, str]] = field(default_factory=list)  # (short, full) where the short form differs
     chooser: dict[int, int] = field(default_factory=dict)  # per side: its seat whose turn it is to choose
 
 
@@ -123,7 +134,8 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
         guide=build_guide(snap),
         raw=ruleset.variant is Variant.THREE,
         open_rows={side: slate.open_rows(side) for side in range(n_sides)},
-        members=[[names[s] for s in ruleset.seats_of(side)] for side in range(n_sides)],
+        members=short_members(ruleset, names),
+        key=names_key(names),
         chooser=choosers(snap),
     )
 

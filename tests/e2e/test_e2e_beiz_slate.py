@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from conftest import PHONE
-from e2e_helpers import filled_evening, new_circle, new_evening, shot, sideways, start_evening, wait_until
+from e2e_helpers import NAMES_CUT, filled_evening, new_circle, new_evening, shot, sideways, start_evening, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -242,3 +242,33 @@ def test_every_page_of_every_variant_fits_360_px(live_app: tuple[str, Any], phon
     _walk(page, view, seen, "circle read-only")
     shot(page, f"beiz-circle-readonly-{lang}-360")
     assert seen == {}, seen
+
+
+# --- 6: every name readable --------------------------------------------------------------------
+
+
+def _full_names_shown(page: Any) -> set[str]:
+    return {" ".join(t.split()) for t in page.locator("[data-name]:visible").all_inner_texts()}
+
+
+@pytest.mark.parametrize("variant", ["three", "teams", "solo4", "club"])
+def test_every_player_is_named_in_full_and_no_name_is_cut(live_app: tuple[str, Any], phone: Any, variant: str) -> None:
+    base, app = live_app
+    page = phone()
+    names = NAMES[:3] if variant == "three" else [*NAMES[:3], "Hans-Peter Oberholzer"]  # two Hans-Peters
+    mid = filled_evening(app, variant, names, 3)
+    page.goto(mid.slate(base))
+    assert page.evaluate(NAMES_CUT) == []
+    heads = [" ".join(t.split()) for t in page.locator(".slate thead [data-short]").all_inner_texts()]
+    assert len(set(heads)) == len(names)  # unique within the evening
+    if variant != "three":
+        assert {"Hans-Peter I.", "Hans-Peter O."} <= set(heads)
+    assert _full_names_shown(page) >= set(names)  # the full names on the same page
+    shot(page, f"beiz-names-{variant}-360", full=False)
+    done = filled_evening(app, variant, names, FULL[variant], write=mid.write, end=True)
+    page.goto(done.slate(base))
+    assert page.evaluate(NAMES_CUT) == []
+    assert _full_names_shown(page) >= set(names)
+    page.goto(f"{base}/c/{mid.write}")  # the players' records
+    assert page.evaluate(NAMES_CUT) == []
+    assert _full_names_shown(page) >= set(names)

@@ -68,7 +68,7 @@ def test_complete_evening(app: Flask, client: FlaskClient, variant: Variant, han
     public_id = ev.split("/")[-1]
     assert f"/e/{public_id}" in circle_page and ", ".join(names) in circle_page
     records = re.findall(
-        r"<tr><td><span class=\"name\" title=\"\w+\">(\w+)</span></td><td class=\"num\">(\d+)</td>"
+        r"<tr><td><span class=\"name\" data-name>(\w+)</span></td><td class=\"num\">(\d+)</td>"
         r"<td class=\"num\">(\d+)</td>",
         circle_page,
     )
