@@ -272,3 +272,30 @@ def test_every_player_is_named_in_full_and_no_name_is_cut(live_app: tuple[str, A
     page.goto(f"{base}/c/{mid.write}")  # the players' records
     assert page.evaluate(NAMES_CUT) == []
     assert _full_names_shown(page) >= set(names)
+
+
+# --- 8: after an entry, what was written and who deals next are in view ---------------------
+
+
+def _in_view(page: Any, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+
+
+@pytest.mark.parametrize("variant", ["club", "three"])
+def test_after_an_entry_the_message_and_the_next_dealer_are_in_view(live_server: str, phone: Any, variant: str) -> None:
+    page = phone()
+    names = NAMES[:3] if variant == "three" else NAMES
+    new_evening(page, live_server, variant, names)
+    for n in range(2):
+        page.locator("#slate td.open[data-side='1'] .cell").nth(n).click()
+        page.fill("input[name=declarer_points]", "90")
+        page.click("#record button[type=submit]")
+        page.wait_for_selector(".flash-success")
+        assert page.evaluate("scrollY") == 0
+        recorded = page.locator(".flash-success").inner_text()
+        assert recorded.startswith(f"Hand recorded: hand {n + 1}: ") and recorded.endswith(" · 90 : 67")
+        assert _in_view(page, ".flash-success") and _in_view(page, ".guide .guide-now")
+        dealer = names[(n + 1) % len(names)]
+        assert page.locator(".guide .guide-now").inner_text().startswith(f"{dealer} deals.")
+    shot(page, f"beiz-after-entry-{variant}-360", full=False)

@@ -146,7 +146,7 @@ def test_correct_an_entry_keeps_the_history(client: FlaskClient) -> None:
     )
     assert r.status_code == 302
     page = client.get(ev).text
-    assert "Hand 1 corrected." in flashes(page)
+    assert any(m.startswith("Hand 1 corrected: ") and m.endswith("Obenabe · 141 : 16") for m in flashes(page))
     assert re.search(r"<td>[^<]*Obenabe · 129 : 28 → <strong>[^<]*141 : 16</strong>", page)
     assert re.search(r'<span class="muted">Dora</span></td>', page)  # who corrected it, as the phone said
     forged = client.post(

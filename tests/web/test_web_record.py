@@ -38,7 +38,7 @@ def test_record_a_hand_writes_the_cell_and_bumps_the_version(client: FlaskClient
     r = post_hand(client, three, GOOD, page=page)
     assert r.status_code == 302
     after = client.get(three).text
-    assert "Hand recorded." in flashes(after)
+    assert flashes(after) == ["Hand recorded: hand 1: Beat · Roses · 100 : 57"]  # what was written
     assert version_of(after) == 1 and filled_cells(after) == 1
     assert re.search(r'<td class="filled[^"]*">\s*<a class="cell"[^>]*>\s*100', after)
 
