@@ -49,7 +49,7 @@ def test_circle_and_slate_pages_in_swiss_german(app: Flask, client: FlaskClient)
         "Gegenmatch (kein Stich)",
         "ist Vorhand und wählt zuerst.",
         "gibt.",
-        "So geht das Fass heute",
+        "Reihenfolge und Fass",
         "Fass (Buch-Regel)",
         "Total",
     ):
