@@ -299,3 +299,36 @@ def test_after_an_entry_the_message_and_the_next_dealer_are_in_view(live_server:
         dealer = names[(n + 1) % len(names)]
         assert page.locator(".guide .guide-now").inner_text().startswith(f"{dealer} deals.")
     shot(page, f"beiz-after-entry-{variant}-360", full=False)
+
+
+# --- 9: three players: sticks and potatoes during the evening ----------------------------------
+
+
+def _cells(page: Any, selector: str) -> list[str]:
+    return [" ".join(t.split()) for t in page.locator(selector).all_inner_texts()]
+
+
+def test_three_players_see_their_sticks_during_the_evening_and_the_same_match_marks(
+    live_app: tuple[str, Any], phone: Any
+) -> None:
+    from scorekeeper.services import circles, evenings
+
+    base, app = live_app
+    page = phone()
+    mid = filled_evening(app, "three", NAMES[:3], 15)
+    with app.app_context():
+        circle, _w = circles.open_circle(mid.write)
+        marks = evenings.load_slate(evenings.get_evening(circle, mid.evening_id)).match_marks
+    assert any(s and p for s, p in marks)  # a stick and a potato in one cell: they cancel
+    page.goto(mid.slate(base))
+    labels = _cells(page, ".slate tfoot th")
+    assert "Net sticks so far" in labels and "Total points" not in labels and "Total" not in labels
+    during = _cells(page, ".slate tr.sticks-now td")
+    assert len(during) == 3 and during != ["0", "0", "0"]
+    match_during = _cells(page, ".slate tr.marks td")
+    shot(page, "beiz-three-sticks-so-far-360", full=False)
+    page.on("dialog", lambda d: d.accept())
+    page.click("form[action$='/end'] button")
+    page.wait_for_selector("#result")
+    assert _cells(page, "#result tr.marks td") == match_during  # the same marks during play and in the result
+    assert _cells(page, "#result tfoot tr:last-child td") == during  # "so far" was what ending now gives
