@@ -80,6 +80,11 @@ class SlateView:
     chooser: dict[int, int] = field(default_factory=dict)  # per side: its seat whose turn it is to choose
     sticks_now: list[int] | None = None  # THREE: net sticks known now (match row, rows written by all)
 
+    @property
+    def has_matches(self) -> bool:
+        """A match or countermatch is on the slate (its marks then get a key)."""
+        return any(c.match or c.countermatch for r in self.rows for c in r.cells)
+
 
 def _category(ruleset: RuleSet, row: Row) -> int:
     if ruleset.variant is Variant.THREE:

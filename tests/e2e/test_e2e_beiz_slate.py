@@ -332,3 +332,39 @@ def test_three_players_see_their_sticks_during_the_evening_and_the_same_match_ma
     page.wait_for_selector("#result")
     assert _cells(page, "#result tr.marks td") == match_during  # the same marks during play and in the result
     assert _cells(page, "#result tfoot tr:last-child td") == during  # "so far" was what ending now gives
+
+
+# --- 13: open cells by keyboard, match and countermatch not by colour alone ----------------
+
+
+def test_open_cells_are_reached_by_keyboard_and_named_and_matches_have_a_mark(
+    live_app: tuple[str, Any], phone: Any
+) -> None:
+    base, app = live_app
+    page = phone()
+    mid = filled_evening(app, "teams", NAMES, 6)  # a match (hand 3) and a countermatch (hand 6)
+    page.goto(mid.slate(base))
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("!!document.activeElement.closest('td.open')"):
+            break
+    focused = page.evaluate("[document.activeElement.getAttribute('aria-label'), document.activeElement.tagName]")
+    assert focused[1] == "BUTTON"
+    row_name = page.evaluate(
+        "document.activeElement.closest('tr').querySelector('th').firstChild.textContent.replace(/\\u00ad/g, '').trim()"
+    )
+    # the row and the players of the column
+    assert focused[0] == f"{row_name}, Anne-Marie Zurbriggen & Hans-Peter Imboden: open. Record a hand"
+    side, row = page.evaluate(
+        "[document.activeElement.closest('td').dataset.side, document.activeElement.closest('td').dataset.row]"
+    )
+    page.keyboard.press("Enter")
+    assert page.input_value("select[name=row]") == row
+    assert page.evaluate("document.querySelector('input[name=declarer]:checked').dataset.side") == side
+    wait_until(page, "document.activeElement && document.activeElement.name === 'declarer_points'", timeout=3_000)
+    # match and countermatch: a mark of its own shape and a word, besides the colour
+    for cls, mark, word in (("match", "★", "match"), ("countermatch", "✗", "countermatch")):
+        cell = page.locator(f"#slate td.{cls}").first
+        assert cell.locator(".mm").inner_text() == mark and cell.locator(".mm").is_visible()
+        assert word in cell.locator(".visually-hidden").all_text_contents()
+    assert page.locator(".marks-key").inner_text().startswith("★ match")
