@@ -10,7 +10,18 @@ from typing import Any
 
 import pytest
 from conftest import PHONE
-from e2e_helpers import NAMES_CUT, filled_evening, new_circle, new_evening, shot, sideways, start_evening, wait_until
+from e2e_helpers import (
+    NAMES_CUT,
+    filled_evening,
+    new_circle,
+    new_evening,
+    seat_link,
+    shot,
+    sideways,
+    start_evening,
+    table_evening,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -241,6 +252,16 @@ def test_every_page_of_every_variant_fits_360_px(live_app: tuple[str, Any], phon
     _walk(page, "", seen, "new onlookers link")
     _walk(page, view, seen, "circle read-only")
     shot(page, f"beiz-circle-readonly-{lang}-360")
+    for variant in ("three", "teams", "club"):  # the digital table: organiser, slate, seat, links
+        names = NAMES[:3] if variant == "three" else NAMES
+        at = table_evening(app, variant, names, first_dealer=0)
+        slate = f"{base}/c/{at.write}/e/{at.evening_id}"
+        _walk(page, slate, seen, f"slate {variant} with a hand being dealt")
+        _walk(page, slate + "/table", seen, f"organiser's table {variant}")
+        page.click("main > form[action$='/table/links'] button")
+        page.wait_for_selector(".seat-link")
+        _walk(page, "", seen, f"seat links {variant}")
+        _walk(page, base + seat_link(app, at, 1), seen, f"seat page {variant}")
     assert seen == {}, seen
 
 
