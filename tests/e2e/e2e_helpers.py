@@ -3,7 +3,8 @@ circle and an evening made through the pages as a person does it, recording a ha
 sideways-scroll check, screenshots (``$SCOREKEEPER_SCREENSHOTS``), ``Watch``: what the
 Content-Security-Policy refused and what the console reported, on every page of a phone; and a
 digital table set up through the services (``table_evening``, ``seat_link``, ``play_until``)
-for the browser to look at."""
+for the browser to look at; evenings filled through the services (``filled_evening``) and what
+makes a page wider than the phone (``sideways``)."""
 
 from __future__ import annotations
 
