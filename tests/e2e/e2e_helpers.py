@@ -29,6 +29,7 @@ from scorekeeper.services import circles, evenings, seats
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services.digital_table import TableState
 
+PHONE = {"width": 360, "height": 740}  # the phone of every browser test
 SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
 
 
@@ -247,6 +248,16 @@ NAMES_CUT = """() => [...document.querySelectorAll('[data-name], [data-short]')]
   const s = getComputedStyle(e);
   return e.scrollWidth > e.clientWidth + 1 || s.textOverflow === 'ellipsis' || e.getClientRects().length === 0;
 }).map(e => e.textContent.trim())"""
+
+
+@contextmanager
+def phone_without_script(chromium: Any) -> Iterator[Any]:
+    """A 360 x 740 page with JavaScript switched off (what a page promises without its script)."""
+    ctx = chromium.new_context(viewport=PHONE, java_script_enabled=False, locale="en-GB")
+    try:
+        yield ctx.new_page()
+    finally:
+        ctx.close()
 
 
 # --- evenings filled through the services (the browser only looks) ----------------------------

@@ -9,12 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import PHONE
 from e2e_helpers import (
     NAMES_CUT,
+    PHONE,
     filled_evening,
     new_circle,
     new_evening,
+    phone_without_script,
     seat_link,
     shot,
     sideways,
@@ -62,9 +63,7 @@ def test_a_tapped_cell_after_a_refused_seich_records_the_hand_not_a_seich(live_s
 
 
 def test_a_seich_ticked_with_a_filled_hand_is_asked_about_without_script(chromium: Any, live_server: str) -> None:
-    ctx = chromium.new_context(viewport=PHONE, java_script_enabled=False, locale="en-GB")
-    try:
-        page = ctx.new_page()
+    with phone_without_script(chromium) as page:
         write, _view = new_circle(page, live_server)
         start_evening(page, write, "club", NAMES)
         page.check("input[name=declarer][value='0']")
@@ -75,8 +74,6 @@ def test_a_seich_ticked_with_a_filled_hand_is_asked_about_without_script(chromiu
         page.click("#record button[type=submit]")
         assert "Seich is ticked, but a row or points are filled in" in page.locator("#record").inner_text()
         assert page.locator("#slate td.filled").count() == 0
-    finally:
-        ctx.close()
 
 
 # --- 2: the piles fill each other in every form ----------------------------------------------
@@ -106,16 +103,12 @@ def test_piles_fill_each_other_in_every_form_and_a_typed_pile_stays(live_server:
 
 
 def test_without_script_both_piles_are_asked_for(chromium: Any, live_server: str) -> None:
-    ctx = chromium.new_context(viewport=PHONE, java_script_enabled=False, locale="en-GB")
-    try:
-        page = ctx.new_page()
+    with phone_without_script(chromium) as page:
         write, _view = new_circle(page, live_server)
         start_evening(page, write, "three", NAMES[:3])
         assert page.locator("[data-piles-plain]").is_visible()
         assert "Enter both piles" in page.locator("[data-piles-plain]").inner_text()
         assert not page.locator("[data-piles-script]").is_visible()  # no promise of a fill
-    finally:
-        ctx.close()
 
 
 # --- 3: a dropped connection keeps the entry -------------------------------------------------
