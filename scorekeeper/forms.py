@@ -213,6 +213,20 @@ class HandForm(FlaskForm):
         field = getattr(self, "seich", None)  # removed from the form outside the club variant
         return bool(field is not None and field.data)
 
+    def validate_seich(self, field: Field) -> None:
+        """A Seich is never recorded by surprise: ticked together with a row or points (a page
+        without its script shows them all), the form asks which of the two was meant."""
+        if not field.data:
+            return
+        piles = [f.raw_data[0] for f in (self.declarer_points, self.defender_points) if f.raw_data]
+        if self.row.data or any(str(p).strip() for p in piles):
+            raise ValidationError(
+                _l(
+                    "Seich is ticked, but a row or points are filled in. Untick Seich to write the hand, "
+                    "or clear the row and the points to record the Seich."
+                )
+            )
+
 
 class CutForm(ActionForm):
     """The result of a real cut at the table: which side ranks first in a tied row."""
@@ -255,6 +269,10 @@ class StartEveningForm(FlaskForm):
     )
     undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
     extra_rows = MultiCheckboxField(_l("Extra rows"), choices=choices(EXTRA_LABELS.items()))
+    jokers_play_extras = BooleanField(_l("A joker may also be played as an extra row"))
+    # the suit order and extra rows the factor list was shown for (``rulesets.typed_factors``)
+    shown_order = HiddenField()
+    shown_extras = HiddenField()
     stake_chf = ClearDecimalField(
         _l("Stake in CHF"),
         places=2,

@@ -79,6 +79,11 @@ REQUESTS: dict[str, Schema] = {
             "extra_rows": {"type": "array", "items": {"type": "string", "enum": list(EXTRA_ROWS)}, "maxItems": 3},
             "barrel": {"type": "string", "enum": [b.value for b in BarrelRule]},
             "undenufe_six11": BOOL,
+            "jokers_play_extras": {
+                "type": "boolean",
+                "description": "Four players: a joker may also be played as one of the extra rows (default: "
+                "only as a suit, Obenabe or Undenufe).",
+            },
             "deck": {"type": "string", "enum": [d.value for d in DeckStyle]},
             "factors": {
                 "type": "object",
