@@ -212,6 +212,7 @@ def record(token: str, evening_id: str) -> Page:
             expected_version=form.expected_version.data,
             request_id=form.request_id.data,
             author=form.author.data or None,
+            queued_after=form.queued_after.data.split() if form.queued_after.data else None,
         )
 
     ok = _submit(token, evening_id, form, apply, _render)
