@@ -4,6 +4,7 @@
   starting an evening; ``slate``: an evening's slate (record, correct, undo, cuts,
   end, poll) and ``hand_form`` its record form; ``picture``: the slate as a PNG;
   ``digital_table``: the digital table's organiser and seat pages;
+  ``offline``: the web app manifest and the service worker (issue 11);
   ``common``: opening a circle or evening by link; ``errors``: error pages;
   ``accesslog``: gunicorn's log without secrets.
 
@@ -20,6 +21,7 @@ from flask_wtf.csrf import CSRFError
 from ..hosting import static_version
 from ..i18n import LANGUAGES, current_language, local_date, local_datetime, local_time
 from ..present.labels import chf, signed
+from ..present.offline import offline_texts
 
 HTMX_PATH = "vendor/htmx-2.0.11.min.js"
 
@@ -45,7 +47,13 @@ def asset(filename: str) -> str:
 
 
 def _context() -> dict[str, Any]:
-    return {"languages": LANGUAGES, "current_lang": current_language(), "htmx_path": HTMX_PATH, "asset": asset}
+    return {
+        "languages": LANGUAGES,
+        "current_lang": current_language(),
+        "htmx_path": HTMX_PATH,
+        "asset": asset,
+        "offline_texts": offline_texts,
+    }
 
 
 def _zip(a: Any, b: Any) -> list[tuple[Any, Any]]:
@@ -57,6 +65,7 @@ def register(app: Flask) -> None:
     from .digital_table import bp as digital_table_bp
     from .errors import csrf_error, forbidden, not_found
     from .home import bp as home_bp
+    from .offline import bp as offline_bp
     from .picture import bp as picture_bp
     from .slate import bp as slate_bp
 
@@ -65,6 +74,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(slate_bp)
     app.register_blueprint(digital_table_bp)
     app.register_blueprint(picture_bp)
+    app.register_blueprint(offline_bp)
     app.after_request(_headers)
     app.context_processor(_context)
     app.add_template_filter(chf, "chf")

@@ -14,6 +14,7 @@ from ..i18n import _
 from ..models import Circle, Evening
 from ..present.errors import error_text
 from ..present.labels import describe, row_labels
+from ..present.offline import rule_snapshot
 from ..present.result import result_view
 from ..present.slate import build_slate_view, contract_choices
 from ..scoring.final import Cut
@@ -80,6 +81,13 @@ def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot)
         "button": ButtonForm(formdata=None),
         "open_by_row": {r["key"]: r["open"] for r in row_options(ruleset, slate)},
         "png_url": url_for("picture.slate_png", token=token, evening_id=snap.public_id),
+        "rules": rule_snapshot(snap),
+        "offline_evening": {
+            "evening": snap.public_id,
+            "can_write": can_write and not ended,
+            "api": url_for("api.record_hand", evening_id=snap.public_id),
+            "token": token,
+        },
         "last_hand": _last_hand(snap),
         "form_messages": [],
         "invalid": None,
