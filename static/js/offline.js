@@ -158,6 +158,10 @@
         form.reset();
         if (author) author.value = me;
         form.querySelectorAll("[data-auto]").forEach(function (el) { el.dataset.auto = ""; });
+        ["input[name=seich]", "select[name=row]"].forEach(function (sel) { /* app.js shows the fields again */
+          var el = form.querySelector(sel);
+          if (el) el.dispatchEvent(new Event("change", { bubbles: true }));
+        });
         formMessage(form, say("queued_note"), "warning", null);
         if (navigator.serviceWorker) {
           navigator.serviceWorker.ready.then(function (reg) { return reg.sync && reg.sync.register("sk-queue"); }).catch(function () { /* no Background Sync */ });

@@ -246,3 +246,50 @@ NAMES_CUT = """() => [...document.querySelectorAll('[data-name], [data-short]')]
   const s = getComputedStyle(e);
   return e.scrollWidth > e.clientWidth + 1 || s.textOverflow === 'ellipsis' || e.getClientRects().length === 0;
 }).map(e => e.textContent.trim())"""
+
+
+class Switchable:
+    """The app on one fixed port that a test can stop and start again (the network gone for
+    real: a service worker's own fetches fail too), with every request's path noted (``seen``)
+    and an optional hold (``hold``): a request for which it returns true is answered only once
+    ``release`` is set (the server has done the work; the phone has not heard back)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.seen: list[str] = []
+        self.hold: Callable[[str, str], bool] = lambda _method, _path: False
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self.port = 0
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    def _wsgi(self, environ: dict[str, Any], start_response: Any) -> Any:
+        method, path = environ["REQUEST_METHOD"], environ["PATH_INFO"]
+        self.seen.append(f"{method} {path}")
+        body = list(self.app.wsgi_app(environ, start_response))  # type: ignore[arg-type]
+        if self.hold(method, path):
+            self.held.set()
+            self.release.wait(30)
+        return body
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        from werkzeug.serving import make_server
+
+        self._server = make_server("127.0.0.1", self.port, self._wsgi, threaded=True)
+        self.port = self._server.server_port
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._server is None:
+            return
+        self._server.shutdown()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        self._server.server_close()
+        self._server = None

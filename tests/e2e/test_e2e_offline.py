@@ -1,0 +1,239 @@
+"""The slate offline in Chromium at 360 px (issue 11, "Done when"): installable, controlled by
+the service worker after one load, shown with no network (the server stopped AND the context
+offline), hands queued and sent once, refusals and conflicts shown, nothing doubled by a page
+closed mid-sync; the first load's weight and a repeat load that fetches no static file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from e2e_helpers import Switchable, wait_until
+from flask import Flask
+
+from scorekeeper.game.hand_entry import HandEntry
+from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.scoring import Slate
+from scorekeeper.services import circles, evenings
+
+pytestmark = pytest.mark.browser
+NAMES = ["Anna", "Beat", "Cla", "Dora"]
+FIRST_LOAD_MAX = 60 * 1024
+
+
+@pytest.fixture
+def server(db_url: str) -> Iterator[Switchable]:
+    from scorekeeper.app import create_app
+    from scorekeeper.extensions import db
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "e2e-secret",
+            "SQLALCHEMY_DATABASE_URI": db_url,
+            "WTF_CSRF_ENABLED": True,
+            "LIMIT_EVENING_WRITES": "100000 per minute",
+        }
+    )
+    s = Switchable(app)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.release.set()
+        s.stop()
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def _evening(app: Flask) -> tuple[str, str]:
+    """(write token, evening id) of a new club evening (the Seich is the server's to check)."""
+    with app.app_context():
+        circle, write, _view = circles.create_circle("Berghaus")
+        ev = evenings.start_evening(
+            circle, ruleset=default_ruleset(Variant.CLUB), player_names=NAMES, first_dealer=0, request_id="off-start"
+        )
+        return write, ev.public_id
+
+
+def _count(app: Flask, evening_id: str, token: str) -> int:
+    data = app.test_client().get(f"/api/v1/evenings/{evening_id}/entries", headers={"Authorization": f"Bearer {token}"})
+    assert data.status_code == 200
+    return len(data.get_json()["entries"])
+
+
+def _controlled(page: Any) -> None:
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+
+
+def _go_offline(server: Switchable, *pages: Any) -> None:
+    server.stop()
+    for page in pages:
+        page.context.set_offline(True)
+
+
+def _queue(page: Any, declarer: str, row: str | None, points: str, *, seich: bool = False) -> None:
+    """Record a hand with the form while offline: it goes to the queue."""
+    before = page.locator("#queue-list li").count()
+    page.locator(".record .choices label", has_text=declarer).click()
+    if seich:
+        page.check("input[name=seich]")
+    else:
+        page.select_option("select[name=row]", value=row)
+        page.fill("input[name=declarer_points]", points)
+    page.click("#record button[type=submit]")
+    wait_until(page, f"document.querySelectorAll('#queue-list li').length === {before + 1}")
+
+
+def _states(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all("#queue-list li", "els => els.map(e => e.className)"))
+
+
+def test_installable_and_controlled_after_one_load(server: Switchable, phone: Any) -> None:
+    token, evening_id = _evening(server.app)
+    page = phone()
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    _controlled(page)
+    manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
+    assert manifest["name"] and manifest["short_name"] and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/" and manifest["theme_color"].startswith("#")
+    icons = {(i["sizes"], i["purpose"]) for i in manifest["icons"]}
+    assert icons == {("192x192", "any"), ("512x512", "any"), ("192x192", "maskable"), ("512x512", "maskable")}
+    for icon in manifest["icons"]:
+        assert (
+            page.evaluate("u => fetch(u).then(r => r.ok && r.headers.get('content-type'))", icon["src"]) == "image/png"
+        )
+    sw = page.evaluate("fetch('/sw.js').then(r => [r.headers.get('content-type'), r.headers.get('cache-control')])")
+    assert sw[0].startswith("text/javascript") and "immutable" not in sw[1]
+    scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    assert scope == server.url + "/"
+
+
+def test_offline_slate_queue_and_sync(server: Switchable, phone: Any) -> None:
+    app = server.app
+    token, evening_id = _evening(app)
+    path = f"/c/{token}/e/{evening_id}"
+    page = phone()
+    page.goto(server.url + path)
+    _controlled(page)
+    page.reload()  # the worker keeps the page it answers (the first load came before it)
+    _go_offline(server, page)
+    page.reload()
+    page.wait_for_selector("#slate")
+    state = page.locator("#offline-state")
+    assert state.is_visible() and "Offline" in state.inner_text()
+    assert (
+        page.locator(".actions button[type=submit]").count() == 0
+        or page.locator(".actions button[type=submit]:not([disabled])").count() == 0
+    )
+    # three hands: the second is a Seich by a player not in the barrel (the server refuses it)
+    rs = default_ruleset(Variant.CLUB)
+    after_one = Slate.build(rs, 0, [HandEntry("suit_D", 0, None, 100, 57)])
+    not_in_barrel = next(seat for seat in range(4) if seat != after_one.barrel_seat and rs.side_of(seat) == 1)
+    _queue(page, "Anna", "suit_D", "100")
+    _queue(page, NAMES[not_in_barrel], None, "", seich=True)
+    _queue(page, "Beat", "suit_C", "90")
+    assert page.locator("#slate td.queued").count() == 2
+    assert _states(page) == ["queue-item queue-queued"] * 3
+    # a bad hand is refused on the phone at once, and not queued
+    page.locator(".record .choices label", has_text="Cla").click()
+    page.select_option("select[name=row]", value="suit_S")
+    page.fill("input[name=declarer_points]", "100")
+    page.fill("input[name=defender_points]", "50")
+    page.click("#record button[type=submit]")
+    page.wait_for_selector("#record .form-messages .flash-error")
+    assert "157" in page.inner_text("#record .form-messages")
+    assert page.locator("#queue-list li").count() == 3
+    # the network comes back
+    server.start()
+    page.context.set_offline(False)
+    wait_until(page, "document.querySelectorAll('#queue-list li').length === 1", timeout=20_000)
+    assert _states(page) == ["queue-item queue-refused"]
+    assert "barrel" in page.inner_text("#queue-list")
+    assert _count(app, evening_id, token) == 2
+    wait_until(page, "document.querySelectorAll('#slate td.filled').length === 2")
+    assert not page.locator("#offline-state").is_visible()
+    # the refused one is dropped by a person, not by the app
+    page.click("#queue-list button:has-text('Drop')")
+    wait_until(page, "document.getElementById('queue').hidden")
+    page.reload()
+    assert _count(app, evening_id, token) == 2
+
+
+def test_a_page_closed_mid_sync_doubles_nothing(server: Switchable, phone: Any) -> None:
+    app = server.app
+    token, evening_id = _evening(app)
+    path = f"/c/{token}/e/{evening_id}"
+    page = phone()
+    page.goto(server.url + path)
+    _controlled(page)
+    page.reload()
+    context = page.context
+    _go_offline(server, page)
+    page.reload()
+    _queue(page, "Anna", "suit_D", "100")
+    _queue(page, "Beat", "suit_C", "90")
+    # the server records the first hand, and the phone never hears back: the page is closed
+    server.hold = lambda method, p: method == "POST" and p.endswith("/hands")
+    server.start()
+    context.set_offline(False)
+    assert server.held.wait(20)
+    page.close()
+    server.hold = lambda _method, _p: False
+    server.release.set()
+    assert _count(app, evening_id, token) == 1
+    again = context.new_page()
+    again.goto(server.url + path)
+    wait_until(again, "document.getElementById('queue').hidden", timeout=20_000)
+    assert _count(app, evening_id, token) == 2
+    assert again.locator("#slate td.filled").count() == 2
+
+
+def test_two_phones_same_cell_one_wins_one_conflict(server: Switchable, phone: Any) -> None:
+    app = server.app
+    token, evening_id = _evening(app)
+    path = f"/c/{token}/e/{evening_id}"
+    one, two = phone(), phone()
+    for page in (one, two):
+        page.goto(server.url + path)
+        _controlled(page)
+        page.reload()
+    _go_offline(server, one, two)
+    for page in (one, two):
+        page.reload()
+        _queue(page, "Anna", "suit_D", "100")
+    server.start()
+    one.context.set_offline(False)
+    wait_until(one, "document.getElementById('queue').hidden", timeout=20_000)
+    two.context.set_offline(False)
+    wait_until(two, "document.querySelector('#queue-list li.queue-conflict') !== null", timeout=20_000)
+    assert _count(app, evening_id, token) == 1
+    assert "Record anyway" in two.inner_text("#queue-list")
+    assert "Anna" in two.inner_text("#queue-list")  # its values kept
+    # recorded anyway: a new entry with a new request id; the rules still refuse the filled cell
+    two.click("#queue-list button:has-text('Record anyway')")
+    wait_until(two, "document.querySelector('#queue-list li.queue-refused') !== null", timeout=20_000)
+    assert _count(app, evening_id, token) == 1
+
+
+def test_first_load_weight_and_repeat_load(server: Switchable, phone: Any) -> None:
+    token, evening_id = _evening(server.app)
+    page = phone()
+    sizes: list[int] = []
+
+    def finished(request: Any) -> None:
+        got = request.sizes()
+        sizes.append(int(got["responseBodySize"]) + int(got["responseHeadersSize"]))
+
+    page.on("requestfinished", finished)
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    _controlled(page)
+    page.wait_for_load_state("networkidle")
+    first = sum(sizes)
+    assert first <= FIRST_LOAD_MAX, first
+    server.seen.clear()
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    page.wait_for_load_state("networkidle")
+    assert [p for p in server.seen if "/static/" in p] == []
