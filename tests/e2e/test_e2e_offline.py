@@ -5,11 +5,15 @@ closed mid-sync; the first load's weight and a repeat load that fetches no stati
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import Switchable, wait_until
+from e2e_helpers import Switchable, record, seat_link, table_evening, wait_until
 from flask import Flask
 
 from scorekeeper.game.hand_entry import HandEntry
@@ -20,6 +24,7 @@ from scorekeeper.services import circles, evenings
 pytestmark = pytest.mark.browser
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
 FIRST_LOAD_MAX = 60 * 1024
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "offline.py"
 
 
 @pytest.fixture
@@ -237,3 +242,67 @@ def test_first_load_weight_and_repeat_load(server: Switchable, phone: Any) -> No
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
     page.wait_for_load_state("networkidle")
     assert [p for p in server.seen if "/static/" in p] == []
+
+
+def test_the_digital_table_says_it_is_offline_and_resumes(server: Switchable, phone: Any) -> None:
+    at = table_evening(server.app, "teams", NAMES, first_dealer=0)
+    page = phone()
+    page.goto(server.url + seat_link(server.app, at, 0))
+    page.wait_for_selector("#seat-live")
+    page.context.set_offline(True)
+    wait_until(page, "!document.getElementById('offline-state').hidden")
+    assert "digital table needs the network" in page.inner_text("#offline-state")
+    page.context.set_offline(False)
+    wait_until(page, "document.getElementById('offline-state').hidden")
+    page.wait_for_selector("#seat-live")
+
+
+def test_the_slate_picture_and_links_are_shared_or_copied(server: Switchable, phone: Any) -> None:
+    token, evening_id = _evening(server.app)
+    page = phone()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    button = page.locator("button[data-share-png]")
+    assert button.is_visible()
+    if page.evaluate("typeof navigator.share") != "function":  # headless Chromium: copied instead
+        button.click()
+        wait_until(page, "document.querySelector('button[data-share-png]').textContent === 'Link copied.'")
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied.startswith(server.url) and copied.endswith("/slate.png")
+    # the circle's links: a share button only where the phone can share; copy always
+    page.goto(f"{server.url}/c/{token}#share")
+    page.click("#share summary")
+    can_share = page.evaluate("typeof navigator.share === 'function'")
+    assert page.locator("#share button[data-copy]").first.is_visible()
+    assert page.locator("#share button[data-share]").first.is_visible() == can_share
+
+
+def test_plain_http_on_a_lan_address_says_offline_needs_https(chromium: Any, server: Switchable) -> None:
+    token, evening_id = _evening(server.app)
+    browser = chromium.browser_type.launch(
+        executable_path="/usr/bin/chromium",
+        args=["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP lan.test 127.0.0.1"],
+        headless=True,
+    )
+    try:
+        page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        page.goto(f"http://lan.test:{server.port}/c/{token}/e/{evening_id}")
+        assert page.evaluate("window.isSecureContext") is False
+        note = page.locator("#offline-insecure")
+        assert note.is_visible() and "HTTPS" in note.inner_text()
+        assert page.evaluate("navigator.serviceWorker === undefined || navigator.serviceWorker.controller === null")
+        # online it works as before: a hand goes straight to the server
+        record(page, "Anna", "Diamonds ×1", "100")
+        assert _count(server.app, evening_id, token) == 1
+    finally:
+        browser.close()
+
+
+def test_the_benchmark_prints_its_figures() -> None:
+    out = subprocess.run([sys.executable, str(BENCH)], capture_output=True, text=True, check=True, timeout=180).stdout
+    last = out.strip().splitlines()[-1]
+    match = re.fullmatch(
+        r"offline first_load_bytes=(\d+) first_load_kb=\d+\.\d requests=\d+ repeat_static_fetches=(\d+)", last
+    )
+    assert match, last
+    assert int(match[1]) <= FIRST_LOAD_MAX and match[2] == "0"
