@@ -25,7 +25,13 @@
   function register() {
     var link = document.querySelector("link[rel=manifest][data-sw]");
     if (!link || !("serviceWorker" in navigator) || !window.isSecureContext) return;
-    navigator.serviceWorker.register(link.dataset.sw, { scope: "/" }).catch(function () { /* no worker: online only */ });
+    var controlled = !!navigator.serviceWorker.controller;
+    navigator.serviceWorker.register(link.dataset.sw, { scope: "/" }).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (reg) {
+      /* the first visit came before the worker: ask it to keep this page too */
+      if (!controlled && reg.active) reg.active.postMessage({ type: "sk-keep", path: location.pathname });
+    }).catch(function () { /* no worker: online only */ });
     navigator.serviceWorker.addEventListener("message", function (ev) {
       if (ev.data && ev.data.type === "sk-synced") afterSync(ev.data.outcome);
     });

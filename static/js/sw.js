@@ -78,6 +78,16 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
+/* A page opened before this worker was in control asks to be kept. */
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.type !== "sk-keep" || typeof data.path !== "string" || !kept(data.path)) return;
+  event.waitUntil(fetch(data.path, { credentials: "same-origin" }).then(function (response) {
+    if (response.ok && !response.redirected) return caches.open(PAGES).then(function (cache) { return cache.put(data.path, response); });
+    return null;
+  }).catch(function () { /* offline: kept at the next visit */ }));
+});
+
 function tellPages(message) {
   return self.clients.matchAll({ type: "window" }).then(function (pages) {
     pages.forEach(function (p) { p.postMessage(message); });

@@ -70,7 +70,9 @@ def _count(app: Flask, evening_id: str, token: str) -> int:
 
 
 def _controlled(page: Any) -> None:
+    """The worker controls the page, and keeps it (asked by the page: it came first)."""
     wait_until(page, "navigator.serviceWorker.controller !== null")
+    wait_until(page, "caches.open('sk-pages').then(c => c.match(location.pathname)).then(r => !!r)")
 
 
 def _go_offline(server: Switchable, *pages: Any) -> None:
@@ -123,16 +125,14 @@ def test_offline_slate_queue_and_sync(server: Switchable, phone: Any) -> None:
     page = phone()
     page.goto(server.url + path)
     _controlled(page)
-    page.reload()  # the worker keeps the page it answers (the first load came before it)
     _go_offline(server, page)
     page.reload()
     page.wait_for_selector("#slate")
     state = page.locator("#offline-state")
     assert state.is_visible() and "Offline" in state.inner_text()
-    assert (
-        page.locator(".actions button[type=submit]").count() == 0
-        or page.locator(".actions button[type=submit]:not([disabled])").count() == 0
-    )
+    assert "only new hands" in state.inner_text()
+    assert page.locator(".actions button[type=submit]").count() >= 1  # "End early"
+    assert page.locator(".actions button[type=submit]:not([disabled])").count() == 0
     # three hands: the second is a Seich by a player not in the barrel (the server refuses it)
     rs = default_ruleset(Variant.CLUB)
     after_one = Slate.build(rs, 0, [HandEntry("suit_D", 0, None, 100, 57)])
@@ -165,6 +165,11 @@ def test_offline_slate_queue_and_sync(server: Switchable, phone: Any) -> None:
     wait_until(page, "document.getElementById('queue').hidden")
     page.reload()
     assert _count(app, evening_id, token) == 2
+    # offline again: a correction waits for the network (the link answers with the message)
+    page.context.set_offline(True)
+    wait_until(page, "!document.getElementById('offline-state').hidden")
+    page.click("#slate td.filled a.cell >> nth=0", force=True)  # aria-disabled: a tap still lands
+    assert page.url.split("#")[0] == server.url + path
 
 
 def test_a_page_closed_mid_sync_doubles_nothing(server: Switchable, phone: Any) -> None:
@@ -174,7 +179,6 @@ def test_a_page_closed_mid_sync_doubles_nothing(server: Switchable, phone: Any) 
     page = phone()
     page.goto(server.url + path)
     _controlled(page)
-    page.reload()
     context = page.context
     _go_offline(server, page)
     page.reload()
@@ -204,7 +208,6 @@ def test_two_phones_same_cell_one_wins_one_conflict(server: Switchable, phone: A
     for page in (one, two):
         page.goto(server.url + path)
         _controlled(page)
-        page.reload()
     _go_offline(server, one, two)
     for page in (one, two):
         page.reload()
@@ -255,6 +258,13 @@ def test_the_digital_table_says_it_is_offline_and_resumes(server: Switchable, ph
     page.context.set_offline(False)
     wait_until(page, "document.getElementById('offline-state').hidden")
     page.wait_for_selector("#seat-live")
+    # the seat page (a private hand) is never kept by the worker
+    page.goto(f"{server.url}/c/{at.write}/e/{at.evening_id}")
+    _controlled(page)
+    page.goto(server.url + seat_link(server.app, at, 1))
+    page.wait_for_selector("#seat-live")
+    kept = page.evaluate("caches.open('sk-pages').then(c => c.keys()).then(k => k.map(r => new URL(r.url).pathname))")
+    assert kept == [f"/c/{at.write}/e/{at.evening_id}"]
 
 
 def test_the_slate_picture_and_links_are_shared_or_copied(server: Switchable, phone: Any) -> None:
@@ -302,7 +312,33 @@ def test_the_benchmark_prints_its_figures() -> None:
     out = subprocess.run([sys.executable, str(BENCH)], capture_output=True, text=True, check=True, timeout=180).stdout
     last = out.strip().splitlines()[-1]
     match = re.fullmatch(
-        r"offline first_load_bytes=(\d+) first_load_kb=\d+\.\d requests=\d+ repeat_static_fetches=(\d+)", last
+        r"offline first_load_bytes=(\d+) first_load_kb=\d+\.\d requests=\d+ server_bytes=\d+"
+        r" repeat_static_fetches=(\d+)",
+        last,
     )
     assert match, last
     assert int(match[1]) <= FIRST_LOAD_MAX and match[2] == "0"
+
+
+def test_a_new_worker_keeps_the_queue(server: Switchable, phone: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.web import offline
+
+    token, evening_id = _evening(server.app)
+    path = f"/c/{token}/e/{evening_id}"
+    page = phone()
+    page.goto(server.url + path)
+    _controlled(page)
+    first = page.evaluate("caches.keys().then(k => k.filter(n => n.startsWith('sk-static-')))")
+    page.context.set_offline(True)
+    _queue(page, "Anna", "suit_D", "100")
+    # a new release: the worker's text changes; the browser installs it while the phone is offline
+    with server.app.app_context():
+        source = offline._worker_source()
+    monkeypatch.setattr(offline, "_worker_source", lambda: source + "\n/* release 2 */\n")
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    wait_until(page, f"caches.keys().then(k => !k.includes({first[0]!r}) && k.some(n => n.startsWith('sk-static-')))")
+    page.reload()
+    assert page.locator("#queue-list li.queue-queued").count() == 1
+    page.context.set_offline(False)
+    wait_until(page, "document.getElementById('queue').hidden", timeout=20_000)
+    assert _count(server.app, evening_id, token) == 1
