@@ -250,6 +250,8 @@ def test_first_load_weight_and_repeat_load(server: Switchable, phone: Any) -> No
 def test_the_digital_table_says_it_is_offline_and_resumes(server: Switchable, phone: Any) -> None:
     at = table_evening(server.app, "teams", NAMES, first_dealer=0)
     page = phone()
+    page.goto(f"{server.url}/c/{at.write}/e/{at.evening_id}")
+    _controlled(page)
     page.goto(server.url + seat_link(server.app, at, 0))
     page.wait_for_selector("#seat-live")
     page.context.set_offline(True)
@@ -258,11 +260,7 @@ def test_the_digital_table_says_it_is_offline_and_resumes(server: Switchable, ph
     page.context.set_offline(False)
     wait_until(page, "document.getElementById('offline-state').hidden")
     page.wait_for_selector("#seat-live")
-    # the seat page (a private hand) is never kept by the worker
-    page.goto(f"{server.url}/c/{at.write}/e/{at.evening_id}")
-    _controlled(page)
-    page.goto(server.url + seat_link(server.app, at, 1))
-    page.wait_for_selector("#seat-live")
+    # the seat page (a private hand) is never kept by the worker: only the slate is
     kept = page.evaluate("caches.open('sk-pages').then(c => c.keys()).then(k => k.map(r => new URL(r.url).pathname))")
     assert kept == [f"/c/{at.write}/e/{at.evening_id}"]
 
