@@ -65,6 +65,8 @@
     var box = banner();
     if (!box) return;
     box.textContent = "";
+    /* styled as a warning only while shown (pages and tests look for their own warnings) */
+    box.className = offline ? "offline-state flash flash-warning" : "offline-state";
     if (!offline) { box.hidden = true; return; }
     var lines = [];
     if (document.querySelector("[data-offline-table]")) lines.push(say("table_offline"));
