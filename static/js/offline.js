@@ -314,6 +314,21 @@
     if (outcome && outcome.accepted) { refreshLive(); refreshCachedPage(); }
   }
 
+  /* On page open: is the server there (the page may be the worker's kept copy)? Then the
+     phone is in step, a fresher slate comes in, and the queue goes out. */
+  function probe() {
+    var live = document.getElementById("live");
+    var url = live && live.getAttribute("hx-get");
+    if (!url) { syncNow(); return; }
+    fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+      if (r.status !== 200 && r.status !== 204) return;
+      markInStep();
+      if (r.status === 200) refreshLive();
+      setOffline(false);
+      syncNow();
+    }, function () { setOffline(true); });
+  }
+
   var syncing = false;
   function syncNow() {
     if (!EV || !window.SkQueue || syncing || offline) return;
@@ -367,9 +382,7 @@
     if (insecure && !window.isSecureContext) insecure.hidden = false;
     register();
     shareButtons();
-    offline = !navigator.onLine;
-    if (!offline) markInStep();
-    setOffline(offline);
+    setOffline(!navigator.onLine);
     window.addEventListener("online", function () { setOffline(false); });
     window.addEventListener("offline", function () { setOffline(true); });
 
@@ -401,6 +414,6 @@
     }, true);
 
     renderQueue();
-    if (!offline) syncNow();
+    if (!offline) probe();
   });
 })();

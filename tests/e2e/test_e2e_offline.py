@@ -130,7 +130,7 @@ def test_offline_slate_queue_and_sync(server: Switchable, phone: Any) -> None:
     page.wait_for_selector("#slate")
     state = page.locator("#offline-state")
     assert state.is_visible() and "Offline" in state.inner_text()
-    assert "only new hands" in state.inner_text()
+    assert "last in step at" in state.inner_text() and "only new hands" in state.inner_text()
     assert page.locator(".actions button[type=submit]").count() >= 1  # "End early"
     assert page.locator(".actions button[type=submit]:not([disabled])").count() == 0
     # three hands: the second is a Seich by a player not in the barrel (the server refuses it)
