@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import Switchable, record, seat_link, table_evening, wait_until
+from e2e_helpers import Switchable, no_sideways_scroll, record, seat_link, shot, table_evening, wait_until
 from flask import Flask
 
 from scorekeeper.game.hand_entry import HandEntry
@@ -142,6 +142,8 @@ def test_offline_slate_queue_and_sync(server: Switchable, phone: Any) -> None:
     _queue(page, "Beat", "suit_C", "90")
     assert page.locator("#slate td.queued").count() == 2
     assert _states(page) == ["queue-item queue-queued"] * 3
+    no_sideways_scroll(page)
+    shot(page, "offline-queued")
     # a bad hand is refused on the phone at once, and not queued
     page.locator(".record .choices label", has_text="Cla").click()
     page.select_option("select[name=row]", value="suit_S")
@@ -156,6 +158,8 @@ def test_offline_slate_queue_and_sync(server: Switchable, phone: Any) -> None:
     page.context.set_offline(False)
     wait_until(page, "document.querySelectorAll('#queue-list li').length === 1", timeout=20_000)
     assert _states(page) == ["queue-item queue-refused"]
+    no_sideways_scroll(page)
+    shot(page, "offline-refused")
     assert "barrel" in page.inner_text("#queue-list")
     assert _count(app, evening_id, token) == 2
     wait_until(page, "document.querySelectorAll('#slate td.filled').length === 2")
