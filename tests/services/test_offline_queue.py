@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from flask import Flask
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from services_helpers import NAMES, next_hand
 from shared_helpers import rid
@@ -149,11 +149,13 @@ class Model:
         return set(self.changes[base:]) <= set(earlier)
 
 
-STEP = st.tuples(st.sampled_from(["queue", "queue", "bad", "send", "resend", "refresh"]), st.integers(0, 2))
+STEP = st.tuples(
+    st.sampled_from(["queue", "queue", "bad", "send", "send", "send", "resend", "refresh"]), st.integers(0, 2)
+)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(STEP, min_size=1, max_size=14))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(STEP, min_size=1, max_size=20))
 def test_interleavings_follow_the_rule(app: Flask, steps: list[tuple[str, int]]) -> None:
     """Three phones queue hands offline (some breaking a rule), send them in any interleaving,
     resend after a "crash" and come back online: every answer is the model's, and every hand
@@ -200,15 +202,19 @@ def _local_of(ev: Evening, phone: Phone, model: Model) -> Slate:
 
 def _send(ev: Evening, model: Model, base: int, request_id: str, entry: HandEntry, earlier: list[str]) -> Evening:
     if request_id in model.changes:
+        event("a repeat")
         return _queued(ev, entry, base, request_id, earlier)  # a repeat: nothing new
     if not model.accepts(base, earlier):
+        event("a conflict")
         with pytest.raises(StaleVersion):
             _queued(ev, entry, base, request_id, earlier)
         return ev
     if entry.declarer_points > 157:
+        event("refused by the rules")
         with pytest.raises(RuleError):
             _queued(ev, entry, base, request_id, earlier)
         return ev
+    event("accepted on a newer version" if base < len(model.changes) else "accepted")
     ev = _queued(ev, entry, base, request_id, earlier)
     model.changes.append(request_id)
     return ev
