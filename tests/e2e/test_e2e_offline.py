@@ -228,6 +228,12 @@ def test_two_phones_same_cell_one_wins_one_conflict(server: Switchable, phone: A
     two.click("#queue-list button:has-text('Record anyway')")
     wait_until(two, "document.querySelector('#queue-list li.queue-refused') !== null", timeout=20_000)
     assert _count(app, evening_id, token) == 1
+    # "Correct": the values go back into the form, the hand leaves the queue
+    two.click("#queue-list button:has-text('Correct')")
+    wait_until(two, "document.getElementById('queue').hidden")
+    assert two.is_checked("input[name=declarer][value='0']")
+    assert two.input_value("input[name=declarer_points]") == "100"
+    assert "already filled" in two.inner_text("#record .form-messages")
 
 
 def test_first_load_weight_and_repeat_load(server: Switchable, phone: Any) -> None:
