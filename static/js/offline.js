@@ -330,11 +330,14 @@
   }
 
   var syncing = false;
+  var retry = false; /* the server was busy: try again after the next good poll */
   function syncNow() {
     if (!EV || !window.SkQueue || syncing || offline) return;
     syncing = true;
+    retry = false;
     window.SkQueue.sync(EV.evening).then(function (outcome) {
       syncing = false;
+      retry = outcome.later > 0;
       if (outcome.offline) setOffline(true);
       afterSync(outcome);
     }, function () { syncing = false; });
@@ -390,7 +393,11 @@
     document.body.addEventListener("htmx:afterRequest", function (e) {
       var xhr = e.detail && e.detail.xhr;
       if (!xhr) return;
-      if (xhr.status === 200 || xhr.status === 204) { markInStep(); if (offline) setOffline(false); }
+      if (xhr.status === 200 || xhr.status === 204) {
+        markInStep();
+        if (offline) setOffline(false);
+        else if (retry) syncNow();
+      }
     });
     document.body.addEventListener("htmx:sendError", function () { setOffline(true); });
     document.body.addEventListener("htmx:afterSwap", function (e) {

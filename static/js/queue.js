@@ -27,7 +27,7 @@
       return new Promise(function (resolve, reject) {
         var t = db.transaction(STORE, mode);
         var out = work(t.objectStore(STORE));
-        t.oncomplete = function () { db.close(); resolve(out && out.result !== undefined ? out.result : out); };
+        t.oncomplete = function () { db.close(); resolve(out instanceof root.IDBRequest ? out.result : out); };
         t.onerror = function () { db.close(); reject(t.error); };
       });
     });
@@ -43,6 +43,7 @@
   }
 
   function put(item) { return run("readwrite", function (store) { store.put(item); }); }
+  function get(requestId) { return run("readonly", function (store) { return store.get(requestId); }); }
   function remove(requestId) { return run("readwrite", function (store) { store.delete(requestId); }); }
 
   function newId() {
@@ -82,11 +83,30 @@
     return body;
   }
 
-  /* Send one item: the answer decides what stays. Rejects when there is no network. */
+  /* Send one item: the answer decides what stays. Rejects when there is no network.
+     "gone": another sender (the page or the worker) got it accepted meanwhile;
+     "later": the server is busy (429) or failing (5xx): it stays queued for the next try. */
   function sendOne(item, body) {
-    item.state = "sending";
-    return put(item).then(function () { return post(item, body || bodyOf(item)); }).then(function (answer) {
+    return get(item.request_id).then(function (current) {
+      if (!current) return "gone";
+      item.state = "sending";
+      return put(item).then(function () { return post(item, body || bodyOf(item)); }).then(answered, lost);
+    });
+
+    function lost(err) {
+      return get(item.request_id).then(function (current) {
+        if (!current) return null;
+        item.state = "queued";
+        return put(item);
+      }).then(function () { throw err; });
+    }
+
+    function answered(answer) {
       if (answer.status === 200) return remove(item.request_id).then(function () { return "accepted"; });
+      if (answer.status === 429 || answer.status >= 500) {
+        item.state = "queued";
+        return put(item).then(function () { return "later"; });
+      }
       if (answer.status === 409) {
         item.state = "conflict";
         item.version = answer.data.version;
@@ -95,23 +115,20 @@
         item.reason = answer.data.error ? answer.data.error.message : String(answer.status);
       }
       return put(item).then(function () { return item.state; });
-    }, function (err) {
-      item.state = "queued";
-      return put(item).then(function () { throw err; });
-    });
+    }
   }
 
   var running = null;
   /* Send every queued hand (of one evening, or of all: null) in order; stops at the first
-     network failure. Resolves to {accepted, refused, conflict, offline}. */
+     network failure or a busy server. Resolves to {accepted, refused, conflict, gone, later, offline}. */
   function sync(evening) {
     if (running) return running.then(function () { return sync(evening); });
-    var outcome = { accepted: 0, refused: 0, conflict: 0, offline: false };
+    var outcome = { accepted: 0, refused: 0, conflict: 0, gone: 0, later: 0, offline: false };
     running = list(evening).then(function (items) {
       var todo = items.filter(function (i) { return i.state === "queued" || i.state === "sending"; });
       return todo.reduce(function (chain, item) {
         return chain.then(function () {
-          if (outcome.offline) return null;
+          if (outcome.offline || outcome.later) return null;
           return sendOne(item).then(function (state) { outcome[state] += 1; }, function () { outcome.offline = true; });
         });
       }, Promise.resolve());
@@ -128,7 +145,7 @@
       };
       var body = { request_id: again.request_id, expected_version: again.base };
       Object.keys(again.hand).forEach(function (k) { body[k] = again.hand[k]; });
-      return sendOne(again, body);
+      return put(again).then(function () { return sendOne(again, body); });
     });
   }
 
