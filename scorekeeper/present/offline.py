@@ -8,7 +8,8 @@ in the core: the numbers come from ``game.hand_entry`` and the evening's slate, 
 texts from ``scoring.entries.ERROR_CODES``; tests/e2e/test_e2e_offline_checks.py holds
 the script's answers against the server's.
 
-``offline_texts``: the words of the offline state, the queue and the share buttons.
+``offline_texts``: the words of the offline state, the queue and the share buttons
+(every page carries them: the state line shows on any page).
 """
 
 from __future__ import annotations
@@ -60,7 +61,6 @@ def rule_snapshot(snap: EveningSnapshot) -> dict[str, Any]:
         "open": [slate.open_rows(side) for side in range(rs.n_sides)],
         "full": sorted(slate.full_sides()),
         "complete": slate.complete,
-        "seich": rs.seich,
         "messages": {code: gettext(ERROR_CODES[code]) for code in CLIENT_CODES},
     }
 
@@ -71,7 +71,6 @@ def offline_texts() -> dict[str, str]:
         "offline": _("Offline: the slate as it was last in step at %(time)s."),
         "offline_never": _("Offline: the slate as this phone last saw it."),
         "offline_page": _("Offline: this page needs the network."),
-        "online": _("Back online."),
         "insecure": _(
             "Offline use needs the HTTPS address of this app; over this address the slate works online only."
         ),
@@ -93,7 +92,6 @@ def offline_texts() -> dict[str, str]:
             "Offline: the digital table needs the network. It carries on when the phone is back online."
         ),
         "copied": _("Link copied."),
-        "share": _("Share"),
         "declarer_required": _("Who declared?"),
         "points_required": _("Enter the declarer's points (0 to 157)."),
     }

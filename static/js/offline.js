@@ -400,8 +400,11 @@
       }
     });
     document.body.addEventListener("htmx:sendError", function () { setOffline(true); });
-    document.body.addEventListener("htmx:afterSwap", function (e) {
-      if (e.target && e.target.id === "live") { renderQueue(); lockWrites(); refreshCachedPage(); }
+    document.body.addEventListener("htmx:afterSwap", function () {
+      if (!EVENING) return;
+      renderQueue(); /* the fresh slate: mark the queued cells again */
+      lockWrites();
+      refreshCachedPage();
     });
 
     /* offline, a new hand goes to the queue; every other change waits */

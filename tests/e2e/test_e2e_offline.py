@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -351,7 +352,10 @@ def test_a_new_worker_keeps_the_queue(server: Switchable, phone: Any, monkeypatc
     states = page.evaluate("SkQueue.list(null).then(items => items.map(i => i.state))")
     assert states == ["queued"] or (states == [] and _count(server.app, evening_id, token) == 1), states
     page.reload()
-    assert page.locator("#queue-list li").count() + _count(server.app, evening_id, token) == 1
+    deadline = time.monotonic() + 10  # the queue is drawn from IndexedDB once the page has loaded
+    while page.locator("#queue-list li").count() + _count(server.app, evening_id, token) != 1:
+        assert time.monotonic() < deadline, "the queued hand is neither shown nor on the server"
+        time.sleep(0.1)
     page.context.set_offline(False)
     wait_until(page, "document.getElementById('queue').hidden", timeout=20_000)
     assert _count(server.app, evening_id, token) == 1
