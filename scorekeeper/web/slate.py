@@ -82,16 +82,19 @@ def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot)
         "open_by_row": {r["key"]: r["open"] for r in row_options(ruleset, slate)},
         "png_url": url_for("picture.slate_png", token=token, evening_id=snap.public_id),
         "rules": rule_snapshot(snap),
-        "offline_evening": {
-            "evening": snap.public_id,
-            "can_write": can_write and not ended,
-            "api": url_for("api.record_hand", evening_id=snap.public_id),
-            "token": token,
-        },
+        "offline_evening": _offline_evening(token, snap, can_write and not ended),
         "last_hand": _last_hand(snap),
         "form_messages": [],
         "invalid": None,
     }
+
+
+def _offline_evening(token: str, snap: EveningSnapshot, can_write: bool) -> dict[str, Any]:
+    """What the offline script needs: the evening, and where a phone that may write sends its queue."""
+    if not can_write:
+        return {"evening": snap.public_id, "can_write": False}
+    api = url_for("api.record_hand", evening_id=snap.public_id)
+    return {"evening": snap.public_id, "can_write": True, "api": api, "token": token}
 
 
 def _last_hand(snap: EveningSnapshot) -> str | None:
