@@ -93,6 +93,8 @@ class EveningSnapshot:
     turn: TurnGuide | None  # None once every cell is filled or the evening ended
     table_open: bool  # a digital table is open for the evening
     hand_in_play: bool  # ... and one of its hands is being played
+    evening_id: int = 0  # the database id (what the stored outlook is keyed by)
+    outlook_hidden: bool = False  # the table asked not to see the outlook (issue 13)
 
     @property
     def is_open(self) -> bool:
@@ -191,4 +193,6 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
         turn=None if (slate.complete or ended) else TurnGuide.of(slate),
         table_open=table is not None,
         hand_in_play=hand_in_play(table, {r.request_id for r in rows}),
+        evening_id=evening.id,
+        outlook_hidden=evening.outlook_hidden,
     )
