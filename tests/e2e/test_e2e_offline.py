@@ -202,7 +202,7 @@ def test_a_page_closed_mid_sync_doubles_nothing(server: Switchable, phone: Any) 
     again.goto(server.url + path)
     wait_until(again, "document.getElementById('queue').hidden", timeout=20_000)
     assert _count(app, evening_id, token) == 2
-    assert again.locator("#slate td.filled").count() == 2
+    wait_until(again, "document.querySelectorAll('#slate td.filled').length === 2")  # the fresh slate comes in
 
 
 def test_two_phones_same_cell_one_wins_one_conflict(server: Switchable, phone: Any) -> None:
