@@ -88,7 +88,7 @@
      "later": the server is busy (429) or failing (5xx): it stays queued for the next try. */
   function sendOne(item, body) {
     return get(item.request_id).then(function (current) {
-      if (!current) return "gone";
+      if (!current || current.state === "refused" || current.state === "conflict") return "gone";
       item.state = "sending";
       return put(item).then(function () { return post(item, body || bodyOf(item)); }).then(answered, lost);
     });
@@ -118,11 +118,21 @@
     }
   }
 
+  /* One sender at a time across the page and the worker (a Web Lock where the browser has it). */
+  function exclusive(work) {
+    var locks = root.navigator && root.navigator.locks;
+    return locks ? locks.request("scorekeeper-queue", work) : work();
+  }
+
   var running = null;
   /* Send every queued hand (of one evening, or of all: null) in order; stops at the first
      network failure or a busy server. Resolves to {accepted, refused, conflict, gone, later, offline}. */
   function sync(evening) {
-    if (running) return running.then(function () { return sync(evening); });
+    return exclusive(function () { return syncHere(evening); });
+  }
+
+  function syncHere(evening) {
+    if (running) return running.then(function () { return syncHere(evening); });
     var outcome = { accepted: 0, refused: 0, conflict: 0, gone: 0, later: 0, offline: false };
     running = list(evening).then(function (items) {
       var todo = items.filter(function (i) { return i.state === "queued" || i.state === "sending"; });
@@ -138,6 +148,10 @@
 
   /* A conflict recorded anyway: a new entry with a new request id on the fresh version. */
   function recordAnyway(item) {
+    return exclusive(function () { return recordAgain(item); });
+  }
+
+  function recordAgain(item) {
     return remove(item.request_id).then(function () {
       var again = {
         request_id: newId(), evening: item.evening, seq: item.seq, url: item.url, token: item.token,

@@ -5,7 +5,8 @@
    - The pages of `keep` (home, a circle, an evening's slate) go to the network first and are
      kept for offline use; any other page (seats, the table: a private hand) is never kept.
    - The queue of hands lives in IndexedDB (queue.js), not in a cache: a new version of this
-     worker deletes old shell caches only, and never the kept pages or the queue.
+     worker deletes old shell caches only (once the kept pages name the new files), never the
+     kept pages or the queue.
    - Background Sync ("sk-queue") sends the queue where the browser has it. */
 /* global SK_CONFIG, SkQueue */
 "use strict";
@@ -25,11 +26,30 @@ self.addEventListener("install", function (event) {
   }));
 });
 
-self.addEventListener("activate", function (event) {
-  event.waitUntil(caches.keys().then(function (names) {
+/* A new version: the kept pages are fetched again (they name the new files); only then are
+   the old files dropped. Offline, the old files stay for the old pages. */
+function refreshKept() {
+  return caches.open(PAGES).then(function (cache) {
+    return cache.keys().then(function (requests) {
+      return Promise.all(requests.map(function (r) {
+        return fetch(r.url, { credentials: "same-origin" }).then(function (response) {
+          return response.ok && !response.redirected ? cache.put(r, response) : cache.delete(r);
+        });
+      }));
+    });
+  });
+}
+
+function dropOldFiles() {
+  return caches.keys().then(function (names) {
     return Promise.all(names.filter(function (n) { return n.indexOf("sk-static-") === 0 && n !== STATIC; })
       .map(function (n) { return caches.delete(n); }));
-  }).then(function () { return self.clients.claim(); }));
+  });
+}
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(refreshKept().then(dropOldFiles, function () { /* offline: keep them */ })
+    .then(function () { return self.clients.claim(); }));
 });
 
 function kept(path) {
@@ -97,6 +117,8 @@ function tellPages(message) {
 self.addEventListener("sync", function (event) {
   if (event.tag !== "sk-queue") return;
   event.waitUntil(SkQueue.sync(null).then(function (outcome) {
-    return tellPages({ type: "sk-synced", outcome: outcome });
+    return tellPages({ type: "sk-synced", outcome: outcome }).then(function () {
+      if (outcome.offline || outcome.later) throw new Error("the queue waits: the browser tries again later");
+    });
   }));
 });

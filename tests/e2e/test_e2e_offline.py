@@ -346,7 +346,11 @@ def test_a_new_worker_keeps_the_queue(server: Switchable, phone: Any, monkeypatc
     monkeypatch.setattr(offline, "_worker_source", lambda: source + "\n/* release 2 */\n")
     server.start()
     page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
-    wait_until(page, f"caches.keys().then(k => !k.includes({first[0]!r}) && k.some(n => n.startsWith('sk-static-')))")
+    wait_until(  # the new worker is installed (its own shell cache) and active
+        page,
+        "Promise.all([navigator.serviceWorker.getRegistration(), caches.keys()]).then(([r, k]) =>"
+        f" !!r.active && !r.installing && !r.waiting && k.some(n => n.startsWith('sk-static-') && n !== {first[0]!r}))",
+    )
     # still queued, or already sent by the new worker's Background Sync (the browser is online
     # for the worker): never lost
     states = page.evaluate("SkQueue.list(null).then(items => items.map(i => i.state))")
