@@ -10,7 +10,9 @@ configuration comes in as arguments; the database session is ``extensions.db``'s
 - ``outlook``: an evening's outlook from its snapshot (forecast stored once per version), the
   setting to hide it, the poll's state.
 - ``memory``: load_record, the whole circle as ``history.records.CircleRecord`` in a
-  constant number of statements (statistics, ratings, the purse, charts, export).
+  constant number of statements (statistics, ratings, the purse, charts, export);
+  memory_of, the same kept per worker with what is derived from it.
+- ``purse``: append a settlement (payment, correction, void) to the circle's purse.
 - ``replay``: append-only entry and cut rows -> the slate, the audit trail, the cuts.
 - ``digital_table``: open a table, deal, act, close; the computers (``bots``) and what
   happens when one fails. ``seats``: seat tokens, handing a seat over, computer seats.

@@ -28,21 +28,23 @@ from ..present.labels import VARIANT_LABELS, VARIANT_SHORT, row_label
 from ..services import circles as circle_service
 from ..services import evenings as evening_service
 from ..services.errors import RequestIdReused
-from .common import flash_error, open_or_404, require_write
+from .common import flash_error, open_or_404, page_of, require_write
 
 bp = Blueprint("circles", __name__, url_prefix="/c/<token>")
+HISTORY_PAGE = 20  # evenings per page of the history list
 
 
 @bp.route("")
 def circle(token: str) -> str:
     circ, can_write = open_or_404(token)
+    history = circle_service.history(circ)
     return render_template(
         "circles/circle.html",
         circle=circ,
         token=token,
         can_write=can_write,
-        players=sorted(circ.players, key=lambda p: p.name.lower()),
-        history=circle_service.history(circ),
+        open_evenings=[ev for ev in history if ev.status == "open"],
+        past=page_of([ev for ev in history if ev.status != "open"], "page", HISTORY_PAGE),
         records=circle_service.player_records(circ),
         player_form=AddPlayerForm(formdata=None),
         button=ButtonForm(formdata=None),

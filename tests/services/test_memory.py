@@ -6,15 +6,12 @@ hands that are over; never a hand still in play)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
 from flask import Flask
 from services_helpers import NAMES, play_hands
-from shared_helpers import rid
-from sqlalchemy import event
+from shared_helpers import counted, rid
 
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
@@ -23,20 +20,6 @@ from scorekeeper.history.records import LogKind, Status
 from scorekeeper.models import Circle
 from scorekeeper.services import circles, evenings, memory
 from scorekeeper.services import digital_table as tables
-
-
-@contextmanager
-def counted() -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
 
 
 def _circle(n_evenings: int) -> str:
@@ -124,11 +107,27 @@ def test_the_memory_is_kept_while_nothing_changes_and_reloaded_after_any_change(
         assert seen_once.derive("n", lambda: -1) == 2  # memoized
         rs = default_ruleset(Variant.THREE)
         evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[:3]), first_dealer=0, request_id=rid("s"))
-        after_start = memory.memory_of(circle)
+        assert circle.name  # the page has opened the circle (its own statement) before it reads the memory
+        with counted() as reload:
+            after_start = memory.memory_of(circle)
+        assert len(reload) == memory.RELOAD_STATEMENTS
         assert after_start is not seen_once and len(after_start.record.evenings) == 3
+        assert after_start.by_id[min(after_start.by_id)] is seen_once.by_id[min(seen_once.by_id)]  # kept, not read
         ev = evenings.get_evening(circle, after_start.record.evenings[-1].id)
         for _ in play_hands(ev, 1):
             pass
         assert memory.memory_of(circle).record.evenings[-1].entries != ()
         circles.add_player(circle, "Dora")
-        assert len(memory.memory_of(circle).record.players) == 4
+        kept = memory.memory_of(circle)
+        assert len(kept.record.players) == 4
+        assert kept.record == memory.load_record(circle)  # what it kept is what the database holds
+
+
+def test_what_is_derived_is_kept_for_a_bounded_number_of_filters(app: Flask) -> None:
+    with app.app_context():
+        circle, _seen, _record = _load(_circle(1))
+        mem = memory.memory_of(circle)
+        for i in range(memory.MEMO_SIZE + 10):
+            assert mem.derive(("filter", i), lambda i=i: i) == i  # type: ignore[misc]
+        assert mem.derive(("filter", 0), lambda: -1) == -1  # the oldest went first
+        assert mem.derive(("filter", memory.MEMO_SIZE + 9), lambda: -1) == memory.MEMO_SIZE + 9
