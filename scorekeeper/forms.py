@@ -37,6 +37,7 @@ from wtforms.validators import (
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget, NumberInput
 
 from .game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, RuleSet, Variant, default_ruleset
+from .models import QUEUED_AFTER_MAX, REQUEST_ID_LEN
 
 try:  # WTForms >= 3.3: choices as SelectChoice (tuples are deprecated there)
     from wtforms import SelectChoice as _SelectChoice
@@ -53,6 +54,7 @@ def choices(pairs: Any) -> list[Any]:
     return [choice(v, label) for v, label in pairs]
 
 
+QUEUED_AFTER_TEXT_MAX = QUEUED_AFTER_MAX * (REQUEST_ID_LEN + 1)
 POINTS_MESSAGE = _l("Points are whole numbers from 0 to 157.")
 
 
@@ -208,6 +210,8 @@ class HandForm(FlaskForm):
     author = SelectField(_l("Entered by"), validators=[Optional()], validate_choice=True)
     expected_version = IntegerField(validators=[InputRequired()])
     request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+    # a hand sent from an offline phone's queue: its earlier queued hands' request ids (space-separated)
+    queued_after = HiddenField(validators=[Optional(), Length(max=QUEUED_AFTER_TEXT_MAX)])
 
     def is_seich(self) -> bool:
         field = getattr(self, "seich", None)  # removed from the form outside the club variant

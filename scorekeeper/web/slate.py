@@ -14,6 +14,7 @@ from ..i18n import _
 from ..models import Circle, Evening
 from ..present.errors import error_text
 from ..present.labels import describe, row_labels
+from ..present.offline import rule_snapshot
 from ..present.outlook import build_outlook_view
 from ..present.result import result_view
 from ..present.slate import build_slate_view, contract_choices
@@ -84,10 +85,20 @@ def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot)
         "button": ButtonForm(formdata=None),
         "open_by_row": {r["key"]: r["open"] for r in row_options(ruleset, slate)},
         "png_url": url_for("picture.slate_png", token=token, evening_id=snap.public_id),
+        "rules": rule_snapshot(snap),
+        "offline_evening": _offline_evening(token, snap, can_write and not ended),
         "last_hand": _last_hand(snap),
         "form_messages": [],
         "invalid": None,
     }
+
+
+def _offline_evening(token: str, snap: EveningSnapshot, can_write: bool) -> dict[str, Any]:
+    """What the offline script needs: the evening, and where a phone that may write sends its queue."""
+    if not can_write:
+        return {"evening": snap.public_id, "can_write": False}
+    api = url_for("api.record_hand", evening_id=snap.public_id)
+    return {"evening": snap.public_id, "can_write": True, "api": api, "token": token}
 
 
 def _last_hand(snap: EveningSnapshot) -> str | None:
@@ -242,6 +253,7 @@ def record(token: str, evening_id: str) -> Page:
             expected_version=form.expected_version.data,
             request_id=form.request_id.data,
             author=form.author.data or None,
+            queued_after=form.queued_after.data.split() if form.queued_after.data else None,
         )
 
     ok = _submit(token, evening_id, form, apply, _render)

@@ -345,3 +345,50 @@ SIDEWAYS = """(width) => {
 def sideways(page: Any, width: int = 360) -> list[str]:
     """What makes the page (or a box in it) wider than ``width`` px; empty when nothing does."""
     return list(page.evaluate(SIDEWAYS, width))
+
+
+class Switchable:
+    """The app on one fixed port that a test can stop and start again (the network gone for
+    real: a service worker's own fetches fail too), with every request's path noted (``seen``)
+    and an optional hold (``hold``): a request for which it returns true is answered only once
+    ``release`` is set (the server has done the work; the phone has not heard back)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.seen: list[str] = []
+        self.hold: Callable[[str, str], bool] = lambda _method, _path: False
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self.port = 0
+        self._server: Any = None
+        self._thread: threading.Thread | None = None
+
+    def _wsgi(self, environ: dict[str, Any], start_response: Any) -> Any:
+        method, path = environ["REQUEST_METHOD"], environ["PATH_INFO"]
+        self.seen.append(f"{method} {path}")
+        body = list(self.app.wsgi_app(environ, start_response))  # type: ignore[arg-type]
+        if self.hold(method, path):
+            self.held.set()
+            self.release.wait(30)
+        return body
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        from werkzeug.serving import make_server
+
+        self._server = make_server("127.0.0.1", self.port, self._wsgi, threaded=True)
+        self.port = self._server.server_port
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        if self._server is None:
+            return
+        self._server.shutdown()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        self._server.server_close()
+        self._server = None
