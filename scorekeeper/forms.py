@@ -37,6 +37,7 @@ from wtforms.validators import (
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget, NumberInput
 
 from .game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, RuleSet, Variant, default_ruleset
+from .models import QUEUED_AFTER_MAX, REQUEST_ID_LEN
 
 try:  # WTForms >= 3.3: choices as SelectChoice (tuples are deprecated there)
     from wtforms import SelectChoice as _SelectChoice
@@ -53,6 +54,7 @@ def choices(pairs: Any) -> list[Any]:
     return [choice(v, label) for v, label in pairs]
 
 
+QUEUED_AFTER_TEXT_MAX = QUEUED_AFTER_MAX * (REQUEST_ID_LEN + 1)
 POINTS_MESSAGE = _l("Points are whole numbers from 0 to 157.")
 
 
@@ -208,10 +210,26 @@ class HandForm(FlaskForm):
     author = SelectField(_l("Entered by"), validators=[Optional()], validate_choice=True)
     expected_version = IntegerField(validators=[InputRequired()])
     request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+    # a hand sent from an offline phone's queue: its earlier queued hands' request ids (space-separated)
+    queued_after = HiddenField(validators=[Optional(), Length(max=QUEUED_AFTER_TEXT_MAX)])
 
     def is_seich(self) -> bool:
         field = getattr(self, "seich", None)  # removed from the form outside the club variant
         return bool(field is not None and field.data)
+
+    def validate_seich(self, field: Field) -> None:
+        """A Seich is never recorded by surprise: ticked together with a row or points (a page
+        without its script shows them all), the form asks which of the two was meant."""
+        if not field.data:
+            return
+        piles = [f.raw_data[0] for f in (self.declarer_points, self.defender_points) if f.raw_data]
+        if self.row.data or any(str(p).strip() for p in piles):
+            raise ValidationError(
+                _l(
+                    "Seich is ticked, but a row or points are filled in. Untick Seich to write the hand, "
+                    "or clear the row and the points to record the Seich."
+                )
+            )
 
 
 class CutForm(ActionForm):
@@ -251,6 +269,10 @@ class StartEveningForm(FlaskForm):
     )
     undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
     extra_rows = MultiCheckboxField(_l("Extra rows"), choices=choices(EXTRA_LABELS.items()))
+    jokers_play_extras = BooleanField(_l("A joker may also be played as an extra row"))
+    # the suit order and extra rows the factor list was shown for (``rulesets.typed_factors``)
+    shown_order = HiddenField()
+    shown_extras = HiddenField()
     stake_chf = ClearDecimalField(
         _l("Stake in CHF"),
         places=2,

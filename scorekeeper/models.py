@@ -26,6 +26,7 @@ else:
     Model = db.Model
 
 REQUEST_ID_LEN = 64
+QUEUED_AFTER_MAX = 200  # request ids a hand from an offline queue may name (more than an evening has hands)
 
 
 def utcnow() -> datetime:

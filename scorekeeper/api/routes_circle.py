@@ -177,6 +177,7 @@ def ruleset_from(body: dict[str, Any]) -> RuleSet:
             stake=stake,
             deck=options.get("deck"),
             factors=options.get("factors") or None,
+            jokers_play_extras=bool(options.get("jokers_play_extras", False)),
         )
     except RuleError as err:  # the reason in the caller's language, its rule's code beside it
         raise ApiError("options_invalid", reason=error_text(err), rule=err.code) from None

@@ -116,7 +116,12 @@ def record_hand(circle: Circle, evening_id: str, body: dict[str, Any]) -> Respon
     ev = load_evening(circle, evening_id)
     entry = hand_from_body(body)
     ev = svc.record_hand(
-        ev, entry, expected_version=body["expected_version"], request_id=body["request_id"], author=body.get("author")
+        ev,
+        entry,
+        expected_version=body["expected_version"],
+        request_id=body["request_id"],
+        author=body.get("author"),
+        queued_after=body.get("queued_after"),
     )
     return evening_answer(ev)
 

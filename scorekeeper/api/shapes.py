@@ -12,7 +12,7 @@ from typing import Any
 
 from ..game.cards import DeckStyle
 from ..game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, Variant
-from ..models import REQUEST_ID_LEN
+from ..models import QUEUED_AFTER_MAX, REQUEST_ID_LEN
 
 Schema = dict[str, Any]
 
@@ -79,6 +79,11 @@ REQUESTS: dict[str, Schema] = {
             "extra_rows": {"type": "array", "items": {"type": "string", "enum": list(EXTRA_ROWS)}, "maxItems": 3},
             "barrel": {"type": "string", "enum": [b.value for b in BarrelRule]},
             "undenufe_six11": BOOL,
+            "jokers_play_extras": {
+                "type": "boolean",
+                "description": "Four players: a joker may also be played as one of the extra rows (default: "
+                "only as a suit, Obenabe or Undenufe).",
+            },
             "deck": {"type": "string", "enum": [d.value for d in DeckStyle]},
             "factors": {
                 "type": "object",
@@ -129,6 +134,14 @@ REQUESTS: dict[str, Schema] = {
             "countermatch": BOOL,
             "seich": {**BOOL, "description": "Club variant: thrown in from the barrel (no row, no points)."},
             "author": AUTHOR,
+            "queued_after": {
+                "type": "array",
+                "items": {k: v for k, v in REQUEST_ID.items() if k != "description"},
+                "maxItems": QUEUED_AFTER_MAX,
+                "description": "Sent from an offline phone's queue: the request ids of that phone's earlier "
+                "queued hands. The hand is then accepted on a newer version than `expected_version` if every "
+                "change since was one of them; otherwise 409 as usual.",
+            },
         },
         ["expected_version", "request_id", "declarer_seat"],
         description="One hand. Points are required unless `seich` is true.",

@@ -5,13 +5,18 @@ id as a no-op (the same id with another body: ``RequestIdReused``), check
 ``expected_version`` (``StaleVersion``, nothing written), check the rules through
 ``scorekeeper.scoring``, append rows, bump ``version``, commit.
 Nothing is ever updated in place or deleted except the evening's status/version.
+
+A hand queued on an offline phone (issue 11) carries the version it was made on and
+the request ids of that phone's earlier queued hands (``queued_after``): it is
+accepted on a newer version only if every change since is one of those hands
+(``_only_these_since``), so the same real hand on two offline phones never lands twice.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -20,7 +25,18 @@ from sqlalchemy.orm import Session
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
-from ..models import REQUEST_ID_LEN, AppliedRequest, Circle, CutRow, EntryRow, Evening, Seat, is_public_id, utcnow
+from ..models import (
+    QUEUED_AFTER_MAX,
+    REQUEST_ID_LEN,
+    AppliedRequest,
+    Circle,
+    CutRow,
+    EntryRow,
+    Evening,
+    Seat,
+    is_public_id,
+    utcnow,
+)
 from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
 from ..scoring.payouts import Payout
 from ..scoring.slate import Slate, verify_entry
@@ -200,6 +216,35 @@ def start_evening(
 Change = Callable[[Session, Evening], bool]  # appends rows; returns whether anything changed
 
 
+def _check_queued_after(queued_after: Collection[str] | None) -> frozenset[str] | None:
+    if queued_after is None:
+        return None
+    if isinstance(queued_after, str) or len(queued_after) > QUEUED_AFTER_MAX:
+        raise RuleError(N_("This form is out of date. Please try again."), "request_id")
+    return frozenset(_check_request_id(rid) for rid in queued_after)
+
+
+def _only_these_since(s: Session, evening_id: int, since: int, now: int, mine: frozenset[str]) -> bool:
+    """Whether every change from version ``since`` to ``now`` was one of the hands ``mine``.
+
+    Every change bumps the version by one and its AppliedRequest row records the version
+    it made; a hand always changes the slate, so each of ``mine`` that landed owns one
+    version. The rule holds when those versions are exactly ``since+1 .. now``.
+    """
+    if not 0 <= since < now or not mine:
+        return False
+    made = s.execute(
+        select(AppliedRequest.version).where(
+            AppliedRequest.evening_id == evening_id,
+            AppliedRequest.action == "hand",
+            AppliedRequest.version > since,
+            AppliedRequest.version <= now,
+            AppliedRequest.request_id.in_(sorted(mine)),
+        )
+    ).scalars()
+    return set(made) == set(range(since + 1, now + 1))
+
+
 def _lock(s: Session, evening_id: int) -> Evening:
     ev = s.execute(
         select(Evening).where(Evening.id == evening_id).with_for_update().execution_options(populate_existing=True)
@@ -218,6 +263,7 @@ def _apply(
     asked: dict[str, object],
     change: Change,
     ended_ok: bool = False,
+    queued_after: frozenset[str] | None = None,
 ) -> Evening:
     """Run ``change`` once per request id. ``asked``: the request's parameters (their digest
     is kept; the same id with other parameters raises ``RequestIdReused``)."""
@@ -230,7 +276,9 @@ def _apply(
         if seen is not None:
             check_same(seen.digest, fingerprint, same_action=seen.action == action)
             return ev  # a double tap or a replayed request: recorded once already
-        if ev.version != expected_version:
+        if ev.version != expected_version and not (
+            queued_after is not None and _only_these_since(s, evening_id, expected_version, ev.version, queued_after)
+        ):
             raise StaleVersion(ev.version)
         if not ev.is_open and not ended_ok:
             raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
@@ -263,6 +311,7 @@ def record_hand(
     digital: bool = False,
     author: str | None = None,
     also: Callable[[Session, Evening], None] | None = None,
+    queued_after: Collection[str] | None = None,
 ) -> Evening:
     """Append a hand after the checks of RULES.md 7 (RuleError: nothing written).
 
@@ -270,8 +319,12 @@ def record_hand(
     ``also``: more writes in the same transaction, with the evening locked (the
     digital table stores the hand's last action there); raising writes nothing.
     A manual hand (``digital=False``) is refused while a hand is dealt digitally.
+    ``queued_after``: a hand sent from an offline phone's queue names the request ids of
+    that phone's earlier queued hands; it is accepted on a version newer than
+    ``expected_version`` only if every change since is one of them (else StaleVersion).
     """
     who = _author(author)
+    mine = _check_queued_after(queued_after)
 
     def change(s: Session, ev: Evening) -> bool:
         if also is not None:
@@ -309,6 +362,7 @@ def record_hand(
         action="hand",
         asked={"entry": hand_fields(entry), "digital": digital, "author": who},
         change=change,
+        queued_after=mine,
     )
 
 

@@ -4,6 +4,7 @@
   starting an evening; ``slate``: an evening's slate (record, correct, undo, cuts,
   end, poll) and ``hand_form`` its record form; ``picture``: the slate as a PNG;
   ``digital_table``: the digital table's organiser and seat pages;
+  ``offline``: the web app manifest and the service worker (issue 11);
   ``memory``: statistics, ratings, the purse and the charts (SVG, PNG);
   ``common``: opening a circle or evening by link, pages of long lists; ``errors``: error pages;
   ``accesslog``: gunicorn's log without secrets.
@@ -21,6 +22,7 @@ from flask_wtf.csrf import CSRFError
 from ..hosting import static_version
 from ..i18n import LANGUAGES, current_language, local_date, local_datetime, local_time
 from ..present.labels import chf, signed
+from ..present.offline import offline_texts
 from .common import page_url
 
 HTMX_PATH = "vendor/htmx-2.0.11.min.js"
@@ -52,6 +54,7 @@ def _context() -> dict[str, Any]:
         "current_lang": current_language(),
         "htmx_path": HTMX_PATH,
         "asset": asset,
+        "offline_texts": offline_texts,
         "page_url": page_url,
     }
 
@@ -66,6 +69,7 @@ def register(app: Flask) -> None:
     from .errors import csrf_error, forbidden, not_found
     from .home import bp as home_bp
     from .memory import bp as memory_bp
+    from .offline import bp as offline_bp
     from .picture import bp as picture_bp
     from .slate import bp as slate_bp
 
@@ -74,6 +78,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(slate_bp)
     app.register_blueprint(digital_table_bp)
     app.register_blueprint(picture_bp)
+    app.register_blueprint(offline_bp)
     app.register_blueprint(memory_bp)
     app.after_request(_headers)
     app.context_processor(_context)

@@ -23,7 +23,7 @@ from ..forms import (
 )
 from ..game.cards import DeckStyle
 from ..game.errors import RuleError
-from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of
+from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of, typed_factors
 from ..i18n import _
 from ..present.errors import error_text
 from ..present.labels import VARIANT_LABELS, VARIANT_SHORT, row_label, suit_order_label
@@ -159,7 +159,33 @@ def _build_form(
     form = cls(formdata=source, data=defaults) if source is not None else cls(formdata=None, data=defaults)
     deck = form.deck.data if form.deck.data in {d.value for d in DeckStyle} else shape.deck
     form.suit_order.choices = choices((name, suit_order_label(suits, deck)) for name, suits in SUIT_ORDERS.items())
+    if source is not None:
+        _follow_defaults(form, source, shape)
+    form.shown_order.data, form.shown_extras.data = order, " ".join(extras)
     return form, shape
+
+
+def _follow_defaults(form: StartEveningForm, source: MultiDict[str, str], shape: RuleSet) -> None:
+    """Factors left as the page showed them take tonight's defaults (``rulesets.typed_factors``):
+    ticking Slalom moves the jokers up, as in the API."""
+    if "shown_order" not in source:
+        return
+    order = source.get("shown_order") or ""
+    extras = [e for e in source.get("shown_extras", "").split() if e in EXTRA_ROWS]
+    shown = default_ruleset(
+        shape.variant,
+        suit_order=order if order in SUIT_ORDERS else suit_order_default(shape.variant),
+        extra_rows=extras if shape.variant in (Variant.TEAMS, Variant.SOLO4) else (),
+    )
+    typed: dict[str, int | None] = {}
+    for row in shown.rows:
+        field = getattr(form, f"factor_{row.key}", None)
+        typed[row.key] = field.data if field is not None and not field.process_errors else None
+    changed = typed_factors(shown, typed)
+    for row in shape.rows:
+        field = getattr(form, f"factor_{row.key}")
+        if row.key not in changed and not field.process_errors:
+            field.data, field.raw_data = row.factor, [str(row.factor)]
 
 
 def _ruleset_from(form: StartEveningForm, shape: RuleSet, variant: Variant, order: str, extras: list[str]) -> RuleSet:
@@ -180,6 +206,7 @@ def _ruleset_from(form: StartEveningForm, shape: RuleSet, variant: Variant, orde
         stake=stake,
         deck=form.deck.data,
         factors=factors,
+        jokers_play_extras=bool(extras and form.jokers_play_extras.data),
     )
 
 

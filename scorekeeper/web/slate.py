@@ -14,6 +14,7 @@ from ..i18n import _, current_language
 from ..models import Circle, Evening
 from ..present.errors import error_text
 from ..present.labels import describe, row_labels
+from ..present.offline import rule_snapshot
 from ..present.outlook import build_outlook_view
 from ..present.result import result_view
 from ..present.slate import build_slate_view, contract_choices
@@ -85,10 +86,20 @@ def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot)
         "open_by_row": {r["key"]: r["open"] for r in row_options(ruleset, slate)},
         # The picture in the page's language, also where the link is shared (?lang= wins over everything).
         "png_url": url_for("picture.slate_png", token=token, evening_id=snap.public_id, lang=current_language()),
+        "rules": rule_snapshot(snap),
+        "offline_evening": _offline_evening(token, snap, can_write and not ended),
         "last_hand": _last_hand(snap),
         "form_messages": [],
         "invalid": None,
     }
+
+
+def _offline_evening(token: str, snap: EveningSnapshot, can_write: bool) -> dict[str, Any]:
+    """What the offline script needs: the evening, and where a phone that may write sends its queue."""
+    if not can_write:
+        return {"evening": snap.public_id, "can_write": False}
+    api = url_for("api.record_hand", evening_id=snap.public_id)
+    return {"evening": snap.public_id, "can_write": True, "api": api, "token": token}
 
 
 def _last_hand(snap: EveningSnapshot) -> str | None:
@@ -218,11 +229,14 @@ def _submit(
         ctx = _context(token, circle, can_write, snap)
         ctx["form_messages"] = [("error", error_text(err, ruleset, snap.names))]
         ctx["invalid"] = _FIELD_OF_CODE.get(err.code)
+        if form.is_seich():  # a refused Seich comes back unticked: the next entry is a hand, visibly
+            form.seich.data = False
         refresh_version(form, snap.version)
         if isinstance(err, RequestIdReused):
             renew_request_id(form)
         return rerender(ctx, form, 422)
-    return redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#slate")
+    # the top of the page: the message (what was written) and the turn guide (who deals next) in view
+    return redirect(url_for("slate.evening", token=token, evening_id=evening_id))
 
 
 _HIDDEN = ("csrf_token", "expected_version", "request_id")
@@ -240,11 +254,13 @@ def record(token: str, evening_id: str) -> Page:
             expected_version=form.expected_version.data,
             request_id=form.request_id.data,
             author=form.author.data or None,
+            queued_after=form.queued_after.data.split() if form.queued_after.data else None,
         )
 
     ok = _submit(token, evening_id, form, apply, _render)
     if isinstance(ok, Response):
-        flash(_("Hand recorded."), "success")
+        snap = svc.load_snapshot(svc.get_evening(_c, evening_id))
+        flash(_("Hand recorded: %(hand)s", hand=_last_hand(snap)), "success")
     return ok
 
 
@@ -297,7 +313,11 @@ def correct(token: str, evening_id: str, index: int) -> Page:
 
     ok = _submit(token, evening_id, form, apply, _render_edit(index))
     if isinstance(ok, Response):
-        flash(_("Hand %(n)s corrected.", n=index + 1), "success")
+        snap = svc.load_snapshot(svc.get_evening(circle, evening_id))
+        flash(
+            _("Hand %(n)s corrected: %(hand)s", n=index + 1, hand=describe(ruleset, names, snap.slate.entries[index])),
+            "success",
+        )
     return ok
 
 

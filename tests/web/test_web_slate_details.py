@@ -85,7 +85,7 @@ def test_reopen_an_ended_evening_to_correct_a_hand(client: FlaskClient) -> None:
         f"{ev}/entries/0", data={**hidden(form, "/entries/0"), **GOOD, "declarer_points": "90", "defender_points": "67"}
     )
     assert r.status_code == 302
-    assert "Hand 1 corrected." in flashes(client.get(ev).text)
+    assert any(m.startswith("Hand 1 corrected: ") for m in flashes(client.get(ev).text))
     assert client.post(f"{ev.replace(write, view)}/reopen", data=hidden(form, "/entries/0")).status_code == 403
 
 

@@ -1,0 +1,365 @@
+"""The slate offline in Chromium at 360 px (issue 11, "Done when"): installable, controlled by
+the service worker after one load, shown with no network (the server stopped AND the context
+offline), hands queued and sent once, refusals and conflicts shown, nothing doubled by a page
+closed mid-sync; the first load's weight and a repeat load that fetches no static file."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_helpers import Switchable, no_sideways_scroll, record, seat_link, shot, table_evening, wait_until
+from flask import Flask
+
+from scorekeeper.game.hand_entry import HandEntry
+from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.scoring import Slate
+from scorekeeper.services import circles, evenings
+
+pytestmark = pytest.mark.browser
+NAMES = ["Anna", "Beat", "Cla", "Dora"]
+FIRST_LOAD_MAX = 60 * 1024
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "offline.py"
+
+
+@pytest.fixture
+def server(db_url: str) -> Iterator[Switchable]:
+    from scorekeeper.app import create_app
+    from scorekeeper.extensions import db
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "e2e-secret",
+            "SQLALCHEMY_DATABASE_URI": db_url,
+            "WTF_CSRF_ENABLED": True,
+            "LIMIT_EVENING_WRITES": "100000 per minute",
+        }
+    )
+    s = Switchable(app)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.release.set()
+        s.stop()
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def _evening(app: Flask) -> tuple[str, str]:
+    """(write token, evening id) of a new club evening (the Seich is the server's to check)."""
+    with app.app_context():
+        circle, write, _view = circles.create_circle("Berghaus")
+        ev = evenings.start_evening(
+            circle, ruleset=default_ruleset(Variant.CLUB), player_names=NAMES, first_dealer=0, request_id="off-start"
+        )
+        return write, ev.public_id
+
+
+def _count(app: Flask, evening_id: str, token: str) -> int:
+    data = app.test_client().get(f"/api/v1/evenings/{evening_id}/entries", headers={"Authorization": f"Bearer {token}"})
+    assert data.status_code == 200
+    return len(data.get_json()["entries"])
+
+
+def _controlled(page: Any) -> None:
+    """The worker controls the page, and keeps it (asked by the page: it came first)."""
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    wait_until(page, "caches.open('sk-pages').then(c => c.match(location.pathname)).then(r => !!r)")
+
+
+def _go_offline(server: Switchable, *pages: Any) -> None:
+    server.stop()
+    for page in pages:
+        page.context.set_offline(True)
+
+
+def _queue(page: Any, declarer: str, row: str | None, points: str, *, seich: bool = False) -> None:
+    """Record a hand with the form while offline: it goes to the queue."""
+    before = page.locator("#queue-list li").count()
+    page.locator(".record .choices label", has_text=declarer).click()
+    if seich:
+        page.check("input[name=seich]")
+    else:
+        page.select_option("select[name=row]", value=row)
+        page.fill("input[name=declarer_points]", points)
+    page.click("#record button[type=submit]")
+    wait_until(page, f"document.querySelectorAll('#queue-list li').length === {before + 1}")
+
+
+def _states(page: Any) -> list[str]:
+    return list(page.eval_on_selector_all("#queue-list li", "els => els.map(e => e.className)"))
+
+
+def test_installable_and_controlled_after_one_load(server: Switchable, phone: Any) -> None:
+    token, evening_id = _evening(server.app)
+    page = phone()
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    _controlled(page)
+    manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
+    assert manifest["name"] and manifest["short_name"] and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/" and manifest["theme_color"].startswith("#")
+    icons = {(i["sizes"], i["purpose"]) for i in manifest["icons"]}
+    assert icons == {("192x192", "any"), ("512x512", "any"), ("192x192", "maskable"), ("512x512", "maskable")}
+    for icon in manifest["icons"]:
+        assert (
+            page.evaluate("u => fetch(u).then(r => r.ok && r.headers.get('content-type'))", icon["src"]) == "image/png"
+        )
+    sw = page.evaluate("fetch('/sw.js').then(r => [r.headers.get('content-type'), r.headers.get('cache-control')])")
+    assert sw[0].startswith("text/javascript") and "immutable" not in sw[1]
+    scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    assert scope == server.url + "/"
+
+
+def test_offline_slate_queue_and_sync(server: Switchable, phone: Any) -> None:
+    app = server.app
+    token, evening_id = _evening(app)
+    path = f"/c/{token}/e/{evening_id}"
+    page = phone()
+    page.goto(server.url + path)
+    _controlled(page)
+    _go_offline(server, page)
+    page.reload()
+    page.wait_for_selector("#slate")
+    state = page.locator("#offline-state")
+    assert state.is_visible() and "Offline" in state.inner_text()
+    assert "last in step at" in state.inner_text() and "only new hands" in state.inner_text()
+    assert page.locator(".actions button[type=submit]").count() >= 1  # "End early"
+    assert page.locator(".actions button[type=submit]:not([disabled])").count() == 0
+    # three hands: the second is a Seich by a player not in the barrel (the server refuses it)
+    rs = default_ruleset(Variant.CLUB)
+    after_one = Slate.build(rs, 0, [HandEntry("suit_D", 0, None, 100, 57)])
+    not_in_barrel = next(seat for seat in range(4) if seat != after_one.barrel_seat and rs.side_of(seat) == 1)
+    _queue(page, "Anna", "suit_D", "100")
+    _queue(page, NAMES[not_in_barrel], None, "", seich=True)
+    _queue(page, "Beat", "suit_C", "90")
+    assert page.locator("#slate td.queued").count() == 2
+    assert _states(page) == ["queue-item queue-queued"] * 3
+    no_sideways_scroll(page)
+    shot(page, "offline-queued")
+    # a bad hand is refused on the phone at once, and not queued
+    page.locator(".record .choices label", has_text="Cla").click()
+    page.select_option("select[name=row]", value="suit_S")
+    page.fill("input[name=declarer_points]", "100")
+    page.fill("input[name=defender_points]", "50")
+    page.click("#record button[type=submit]")
+    page.wait_for_selector("#record .form-messages .flash-error")
+    assert "157" in page.inner_text("#record .form-messages")
+    assert page.locator("#queue-list li").count() == 3
+    # the network comes back
+    server.start()
+    page.context.set_offline(False)
+    wait_until(page, "document.querySelectorAll('#queue-list li').length === 1", timeout=20_000)
+    assert _states(page) == ["queue-item queue-refused"]
+    no_sideways_scroll(page)
+    shot(page, "offline-refused")
+    assert "barrel" in page.inner_text("#queue-list")
+    assert _count(app, evening_id, token) == 2
+    wait_until(page, "document.querySelectorAll('#slate td.filled').length === 2")
+    assert not page.locator("#offline-state").is_visible()
+    # the refused one is dropped by a person, not by the app
+    page.click("#queue-list button:has-text('Drop')")
+    wait_until(page, "document.getElementById('queue').hidden")
+    page.reload()
+    assert _count(app, evening_id, token) == 2
+    # offline again: a correction waits for the network (the link answers with the message)
+    page.context.set_offline(True)
+    wait_until(page, "!document.getElementById('offline-state').hidden")
+    page.click("#slate td.filled a.cell >> nth=0", force=True)  # aria-disabled: a tap still lands
+    assert page.url.split("#")[0] == server.url + path
+
+
+def test_a_page_closed_mid_sync_doubles_nothing(server: Switchable, phone: Any) -> None:
+    app = server.app
+    token, evening_id = _evening(app)
+    path = f"/c/{token}/e/{evening_id}"
+    page = phone()
+    page.goto(server.url + path)
+    _controlled(page)
+    context = page.context
+    _go_offline(server, page)
+    page.reload()
+    _queue(page, "Anna", "suit_D", "100")
+    _queue(page, "Beat", "suit_C", "90")
+    # the server records the first hand, and the phone never hears back: the page is closed
+    server.hold = lambda method, p: method == "POST" and p.endswith("/hands")
+    server.start()
+    context.set_offline(False)
+    assert server.held.wait(20)
+    page.close()
+    server.hold = lambda _method, _p: False
+    server.release.set()
+    assert _count(app, evening_id, token) == 1
+    again = context.new_page()
+    again.goto(server.url + path)
+    wait_until(again, "document.getElementById('queue').hidden", timeout=20_000)
+    assert _count(app, evening_id, token) == 2
+    wait_until(again, "document.querySelectorAll('#slate td.filled').length === 2")  # the fresh slate comes in
+
+
+def test_two_phones_same_cell_one_wins_one_conflict(server: Switchable, phone: Any) -> None:
+    app = server.app
+    token, evening_id = _evening(app)
+    path = f"/c/{token}/e/{evening_id}"
+    one, two = phone(), phone()
+    for page in (one, two):
+        page.goto(server.url + path)
+        _controlled(page)
+    _go_offline(server, one, two)
+    for page in (one, two):
+        page.reload()
+        _queue(page, "Anna", "suit_D", "100")
+    server.start()
+    one.context.set_offline(False)
+    wait_until(one, "document.getElementById('queue').hidden", timeout=20_000)
+    two.context.set_offline(False)
+    wait_until(two, "document.querySelector('#queue-list li.queue-conflict') !== null", timeout=20_000)
+    assert _count(app, evening_id, token) == 1
+    assert "Record anyway" in two.inner_text("#queue-list")
+    assert "Anna" in two.inner_text("#queue-list")  # its values kept
+    # recorded anyway: a new entry with a new request id; the rules still refuse the filled cell
+    two.click("#queue-list button:has-text('Record anyway')")
+    wait_until(two, "document.querySelector('#queue-list li.queue-refused') !== null", timeout=20_000)
+    assert _count(app, evening_id, token) == 1
+    # "Correct": the values go back into the form, the hand leaves the queue
+    two.click("#queue-list button:has-text('Correct')")
+    wait_until(two, "document.getElementById('queue').hidden")
+    assert two.is_checked("input[name=declarer][value='0']")
+    assert two.input_value("input[name=declarer_points]") == "100"
+    assert "already filled" in two.inner_text("#record .form-messages")
+
+
+def test_first_load_weight_and_repeat_load(server: Switchable, phone: Any) -> None:
+    token, evening_id = _evening(server.app)
+    page = phone()
+    sizes: list[int] = []
+
+    def finished(request: Any) -> None:
+        got = request.sizes()
+        sizes.append(int(got["responseBodySize"]) + int(got["responseHeadersSize"]))
+
+    page.on("requestfinished", finished)
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    _controlled(page)
+    page.wait_for_load_state("networkidle")
+    first = sum(sizes)
+    assert first <= FIRST_LOAD_MAX, first
+    server.seen.clear()
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    page.wait_for_load_state("networkidle")
+    assert [p for p in server.seen if "/static/" in p] == []
+
+
+def test_the_digital_table_says_it_is_offline_and_resumes(server: Switchable, phone: Any) -> None:
+    at = table_evening(server.app, "teams", NAMES, first_dealer=0)
+    page = phone()
+    page.goto(f"{server.url}/c/{at.write}/e/{at.evening_id}")
+    _controlled(page)
+    page.goto(server.url + seat_link(server.app, at, 0))
+    page.wait_for_selector("#seat-live")
+    page.context.set_offline(True)
+    wait_until(page, "!document.getElementById('offline-state').hidden")
+    assert "digital table needs the network" in page.inner_text("#offline-state")
+    page.context.set_offline(False)
+    wait_until(page, "document.getElementById('offline-state').hidden")
+    page.wait_for_selector("#seat-live")
+    # the seat page (a private hand) is never kept by the worker: only the slate is
+    kept = page.evaluate("caches.open('sk-pages').then(c => c.keys()).then(k => k.map(r => new URL(r.url).pathname))")
+    assert kept == [f"/c/{at.write}/e/{at.evening_id}"]
+
+
+def test_the_slate_picture_and_links_are_shared_or_copied(server: Switchable, phone: Any) -> None:
+    token, evening_id = _evening(server.app)
+    page = phone()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    button = page.locator("button[data-share-png]")
+    assert button.is_visible()
+    if page.evaluate("typeof navigator.share") != "function":  # headless Chromium: copied instead
+        button.click()
+        wait_until(page, "document.querySelector('button[data-share-png]').textContent === 'Link copied.'")
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied.startswith(server.url) and copied.endswith("/slate.png")
+    # the circle's links: a share button only where the phone can share; copy always
+    page.goto(f"{server.url}/c/{token}#share")
+    page.click("#share summary")
+    can_share = page.evaluate("typeof navigator.share === 'function'")
+    assert page.locator("#share button[data-copy]").first.is_visible()
+    assert page.locator("#share button[data-share]").first.is_visible() == can_share
+
+
+def test_plain_http_on_a_lan_address_says_offline_needs_https(chromium: Any, server: Switchable) -> None:
+    token, evening_id = _evening(server.app)
+    browser = chromium.browser_type.launch(
+        executable_path="/usr/bin/chromium",
+        args=["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP lan.test 127.0.0.1"],
+        headless=True,
+    )
+    try:
+        page = browser.new_context(viewport={"width": 360, "height": 740}).new_page()
+        page.goto(f"http://lan.test:{server.port}/c/{token}/e/{evening_id}")
+        assert page.evaluate("window.isSecureContext") is False
+        note = page.locator("#offline-insecure")
+        assert note.is_visible() and "HTTPS" in note.inner_text()
+        assert page.evaluate("navigator.serviceWorker === undefined || navigator.serviceWorker.controller === null")
+        # online it works as before: a hand goes straight to the server
+        record(page, "Anna", "Diamonds ×1", "100")
+        assert _count(server.app, evening_id, token) == 1
+    finally:
+        browser.close()
+
+
+def test_the_benchmark_prints_its_figures() -> None:
+    out = subprocess.run([sys.executable, str(BENCH)], capture_output=True, text=True, check=True, timeout=180).stdout
+    last = out.strip().splitlines()[-1]
+    match = re.fullmatch(
+        r"offline first_load_bytes=(\d+) first_load_kb=\d+\.\d requests=\d+ server_bytes=\d+"
+        r" repeat_static_fetches=(\d+)",
+        last,
+    )
+    assert match, last
+    assert int(match[1]) <= FIRST_LOAD_MAX and match[2] == "0"
+
+
+def test_a_new_worker_keeps_the_queue(server: Switchable, phone: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.web import offline
+
+    token, evening_id = _evening(server.app)
+    path = f"/c/{token}/e/{evening_id}"
+    page = phone()
+    page.goto(server.url + path)
+    _controlled(page)
+    first = page.evaluate("caches.keys().then(k => k.filter(n => n.startsWith('sk-static-')))")
+    _go_offline(server, page)  # the worker's Background Sync cannot send it either
+    _queue(page, "Anna", "suit_D", "100")
+    # a new release: the worker's text changes; the browser installs it (the page still offline)
+    with server.app.app_context():
+        source = offline._worker_source()
+    monkeypatch.setattr(offline, "_worker_source", lambda: source + "\n/* release 2 */\n")
+    server.start()
+    page.evaluate("navigator.serviceWorker.getRegistration().then(r => r.update())")
+    wait_until(  # the new worker is installed (its own shell cache) and active
+        page,
+        "Promise.all([navigator.serviceWorker.getRegistration(), caches.keys()]).then(([r, k]) =>"
+        f" !!r.active && !r.installing && !r.waiting && k.some(n => n.startsWith('sk-static-') && n !== {first[0]!r}))",
+    )
+    # still queued, or already sent by the new worker's Background Sync (the browser is online
+    # for the worker): never lost
+    states = page.evaluate("SkQueue.list(null).then(items => items.map(i => i.state))")
+    assert states == ["queued"] or (states == [] and _count(server.app, evening_id, token) == 1), states
+    page.reload()
+    deadline = time.monotonic() + 10  # the queue is drawn from IndexedDB once the page has loaded
+    while page.locator("#queue-list li").count() + _count(server.app, evening_id, token) != 1:
+        assert time.monotonic() < deadline, "the queued hand is neither shown nor on the server"
+        time.sleep(0.1)
+    page.context.set_offline(False)
+    wait_until(page, "document.getElementById('queue').hidden", timeout=20_000)
+    assert _count(server.app, evening_id, token) == 1
