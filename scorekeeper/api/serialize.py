@@ -73,6 +73,8 @@ def summary_dict(s: EveningSummary) -> Json:
         "winners": list(s.winners),
         "money": None if s.money is None else list(s.money),
         "stake_rappen": s.stake_rappen,
+        "counts_in_money": s.counts_in_money,
+        "deleted": s.deleted,
     }
 
 

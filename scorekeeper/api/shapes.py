@@ -135,8 +135,29 @@ REQUESTS: dict[str, Schema] = {
     ),
     "Action": obj({**WRITE_FIELDS, "author": AUTHOR}, ["expected_version", "request_id"]),
     "EndInput": obj(
-        {**WRITE_FIELDS, "early": {**BOOL, "description": "End before every cell is filled."}},
+        {
+            **WRITE_FIELDS,
+            "early": {**BOOL, "description": "End before every cell is filled."},
+            "counts_in_money": {
+                **BOOL,
+                "description": "An evening ended early counts in the circle's money totals only if true "
+                "(default true); a complete evening always counts.",
+            },
+        },
         ["expected_version", "request_id"],
+    ),
+    "HousekeepingInput": obj(
+        {
+            "kind": {"type": "string", "enum": ["rename", "merge", "delete_evening", "undo"]},
+            "player": {**INT, "description": "rename, merge: the player's id."},
+            "into": {**INT, "description": "merge: the id of the player kept."},
+            "name": {"type": "string", "maxLength": 1000, "description": "rename: the new name."},
+            "evening": {"type": "string", "maxLength": 64, "description": "delete_evening: the evening's id."},
+            "undoes": {**INT, "description": "undo: the seq of the change taken back."},
+            "request_id": REQUEST_ID,
+            "author": AUTHOR,
+        },
+        ["kind", "request_id"],
     ),
     "CutInput": obj(
         {
@@ -256,6 +277,11 @@ SUMMARY: Schema = obj(
         "winners": {"type": "array", "items": STR},
         "money": nullable(INTS),
         "stake_rappen": INT,
+        "counts_in_money": {
+            **BOOL,
+            "description": "False: ended early, and the table said it does not count in money.",
+        },
+        "deleted": {**BOOL, "description": "Deleted as a test evening (housekeeping): it counts nowhere."},
     }
 )
 EVENING: Schema = obj(
@@ -297,6 +323,22 @@ STALE: Schema = obj(
     description="409: nothing was written; the current version and the fresh slate.",
 )
 
+HOUSEKEEPING: Schema = obj(
+    {
+        "seq": INT,
+        "kind": STR,
+        "player": nullable(INT),
+        "into": nullable(INT),
+        "name": nullable(STR),
+        "evening": nullable(STR),
+        "undoes": nullable(INT),
+        "author": nullable(STR),
+        "created_at": nullable(TIME),
+        "in_force": {**BOOL, "description": "False once an undo took it back."},
+        "undone_by": {**nullable(INT), "description": "The seq of the undo that took it back."},
+    }
+)
+
 RESPONSES: dict[str, Schema] = {
     "Error": obj({"error": ref("ErrorDetail")}),
     "ErrorDetail": ERROR["properties"]["error"],
@@ -330,6 +372,8 @@ RESPONSES: dict[str, Schema] = {
             }
         }
     ),
+    "HousekeepingChange": HOUSEKEEPING,
+    "HousekeepingLog": obj({"changes": {"type": "array", "items": ref("HousekeepingChange")}}),
     "EveningList": obj({"evenings": {"type": "array", "items": ref("EveningSummary")}}),
     "Version": obj({"version": INT}),
     "Entries": obj({"version": INT, "entries": {"type": "array", "items": obj({"index": INT, "hand": ref("Hand")})}}),

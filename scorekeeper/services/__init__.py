@@ -14,8 +14,9 @@ configuration comes in as arguments; the database session is ``extensions.db``'s
 - ``tx``: the transaction discipline (SQLite BEGIN IMMEDIATE, PostgreSQL FOR UPDATE).
 """
 
-from ..models import AppliedRequest, CutRow, EntryRow
+from ..models import AppliedRequest, CutRow, EntryRow, HousekeepingRow
 from . import tx
 
-# The slate's log is append-only: refuse any delete or change of these rows at flush time.
-tx.guard_append_only(EntryRow, CutRow, AppliedRequest)
+# The slate's log and the housekeeping are append-only: refuse any
+# delete or change of these rows (only erasing a whole circle, ``tx.erasing``, deletes them).
+tx.guard_append_only(EntryRow, CutRow, AppliedRequest, HousekeepingRow)

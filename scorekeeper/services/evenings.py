@@ -19,11 +19,22 @@ from sqlalchemy.orm import Session
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
-from ..models import REQUEST_ID_LEN, AppliedRequest, Circle, CutRow, EntryRow, Evening, Seat, is_public_id, utcnow
+from ..models import (
+    REQUEST_ID_LEN,
+    AppliedRequest,
+    Circle,
+    CutRow,
+    EntryRow,
+    Evening,
+    Player,
+    Seat,
+    is_public_id,
+    utcnow,
+)
 from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
 from ..scoring.payouts import Payout
 from ..scoring.slate import Slate, verify_entry
-from . import tx
+from . import housekeeping, tx
 from .circles import PLAYER_NAME_MAX, clean_name, get_or_create_player
 from .errors import NotFound, StaleVersion
 from .replay import (
@@ -170,7 +181,7 @@ def start_evening(
                 found = existing(s)
                 if found is not None:
                     return found
-                players = [get_or_create_player(s, circle_id, name) for name in names]
+                players = _players_for(s, circle_id, names)
                 ev = Evening(
                     circle_id=circle_id,
                     ruleset=snapshot,
@@ -189,6 +200,18 @@ def start_evening(
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _players_for(s: Session, circle_id: int, names: Sequence[str]) -> list[Player]:
+    """The players the names stand for now (housekeeping honoured: a renamed player's new
+    or old name, a merged player's name give the player kept); new names join the circle."""
+    ids = housekeeping.resolve(housekeeping.state_in(s, circle_id), names)
+    housekeeping.refuse_twice(ids)
+    out = []
+    for name, pid in zip(names, ids, strict=True):
+        found = None if pid is None else s.get(Player, int(pid))
+        out.append(found if found is not None else get_or_create_player(s, circle_id, name))
+    return out
 
 
 # --- changing ---------------------------------------------------------------------
@@ -397,11 +420,19 @@ def draw_cuts(evening: Evening, *, expected_version: int, request_id: str, rng: 
 
 
 def end_evening(
-    evening: Evening, *, early: bool, expected_version: int, request_id: str, rng: random.Random | None = None
+    evening: Evening,
+    *,
+    early: bool,
+    expected_version: int,
+    request_id: str,
+    rng: random.Random | None = None,
+    counts_in_money: bool = True,
 ) -> Evening:
     """End the evening: when every cell is filled, or ``early`` with the standing so far.
 
     Ties without a cut are cut by a secure random draw now (recorded like any cut).
+    ``counts_in_money``: whether an evening ended early counts in the circle's money
+    totals (the table says so when ending it); a complete evening always counts.
     """
     generator = rng or secrets.SystemRandom()
 
@@ -415,6 +446,7 @@ def end_evening(
         final_result(slate, cuts)  # must stand before the evening is closed
         ev.status = "ended"
         ev.ended_early = not slate.complete
+        ev.counts_in_money = slate.complete or bool(counts_in_money)
         ev.ended_at = utcnow()
         return True
 
@@ -424,7 +456,7 @@ def end_evening(
 def reopen_evening(evening: Evening, *, expected_version: int, request_id: str) -> Evening:
     """Open an ended evening again to correct it (a mistake noticed at payout time).
 
-    Status back to ``open``, ``ended_at`` and ``ended_early`` cleared, version + 1. The
+    Status back to ``open``, ``ended_at``, ``ended_early`` and ``counts_in_money`` cleared, version + 1. The
     entries and the recorded cuts stay; closing it again computes the result afresh.
     Reopening an open evening raises ``evening_open``.
     """
@@ -434,6 +466,7 @@ def reopen_evening(evening: Evening, *, expected_version: int, request_id: str) 
             raise RuleError(N_("This evening is still open."), "evening_open")
         ev.status = "open"
         ev.ended_early = False
+        ev.counts_in_money = True
         ev.ended_at = None
         return True
 

@@ -1,4 +1,9 @@
-"""A circle's history and per-player records, recomputed from the stored entries."""
+"""A circle's history and per-player records, recomputed from the stored entries.
+
+Housekeeping is honoured (``services.housekeeping``): names as the players are called
+now, a merged player's evenings counted for the player kept, a deleted evening listed
+as deleted and counted nowhere; an evening ended early counts in money only if the
+table said so when ending it (``counts_in_money``)."""
 
 from __future__ import annotations
 
@@ -8,8 +13,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
-from ..models import Circle, Evening, Player, Seat
-from . import tx
+from ..models import Circle, Evening, Seat
+from . import housekeeping, tx
 from .replay import build_slate, ruleset_of
 from .snapshot import cut_rows, decide, entry_rows
 
@@ -29,6 +34,8 @@ class EveningSummary:
     winners: tuple[str, ...]  # names of the winning players (several on a shared win); () while undecided
     money: tuple[int, ...] | None  # net Rappen per seat (positive receives); None while undecided
     stake_rappen: int
+    counts_in_money: bool = True  # False: ended early, and the table said it does not count in money
+    deleted: bool = False  # deleted as a test evening (housekeeping): it counts nowhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +57,16 @@ def _evenings(circle: Circle) -> list[Evening]:
     return list(tx.session().execute(stmt).scalars())
 
 
-def summarize(evening: Evening) -> EveningSummary:
-    """One evening for the history list (its entry and cut rows: two queries)."""
+def summarize(evening: Evening, state: housekeeping.State | None = None) -> EveningSummary:
+    """One evening for the history list (its entry and cut rows: two queries).
+    ``state``: the circle's housekeeping (names as now, deleted evenings)."""
     s = tx.session()
     rs = ruleset_of(evening)
     slate = build_slate(rs, evening.first_dealer, entry_rows(s, evening.id))
-    names = tuple(seat.player.name for seat in evening.seats)
+    if state is None:
+        names = tuple(seat.player.name for seat in evening.seats)
+    else:
+        names = tuple(state.folded.name(str(seat.player_id)) for seat in evening.seats)
     score: tuple[int, ...] | None = None
     winners: tuple[str, ...] = ()
     money: tuple[int, ...] | None = None
@@ -79,30 +90,40 @@ def summarize(evening: Evening) -> EveningSummary:
         winners=winners,
         money=money,
         stake_rappen=rs.stake.rappen,
+        counts_in_money=evening.counts_in_money,
+        deleted=state is not None and evening.public_id in state.folded.deleted,
     )
 
 
 def history(circle: Circle) -> list[EveningSummary]:
-    """The circle's evenings, newest first (open ones too, without a result yet)."""
-    return [summarize(ev) for ev in _evenings(circle)]
+    """The circle's evenings, newest first (open ones too, without a result yet; deleted
+    ones marked)."""
+    state = housekeeping.folded(circle)
+    return [summarize(ev, state) for ev in _evenings(circle)]
 
 
 def player_records(circle: Circle) -> list[PlayerRecord]:
-    """Per player of the circle: ended evenings, wins and net money; by name."""
-    players = list(
-        tx.session().execute(select(Player).where(Player.circle_id == circle.id).order_by(Player.name)).scalars()
-    )
-    played = {p.id: 0 for p in players}
-    wins = {p.id: 0 for p in players}
-    money = {p.id: 0 for p in players}
-    for summary, ev in ((summarize(ev), ev) for ev in _evenings(circle) if not ev.is_open):
+    """Per player of the circle (in force: merged players count for the one kept, under the
+    name used now): ended evenings not deleted, wins and net money; by name."""
+    state = housekeeping.folded(circle)
+    folded = state.folded
+    active = [int(p) for p in folded.active]
+    played = dict.fromkeys(active, 0)
+    wins = dict.fromkeys(active, 0)
+    money = dict.fromkeys(active, 0)
+    for ev in _evenings(circle):
+        if ev.is_open or ev.public_id in folded.deleted:
+            continue
+        summary = summarize(ev, state)
         if summary.money is None:  # pragma: no cover - an ended evening always has a result
             continue
         winners = set(summary.winners)
         for seat in ev.seats:
-            pid = seat.player_id
+            pid = int(folded.canonical(str(seat.player_id)))
             played[pid] += 1
-            money[pid] += summary.money[seat.seat]
-            if seat.player.name in winners:
+            if ev.counts_in_money:
+                money[pid] += summary.money[seat.seat]
+            if summary.players[seat.seat] in winners:
                 wins[pid] += 1
-    return [PlayerRecord(p.id, p.name, played[p.id], wins[p.id], money[p.id]) for p in players]
+    records = [PlayerRecord(p, folded.names[str(p)], played[p], wins[p], money[p]) for p in active]
+    return sorted(records, key=lambda r: r.name.casefold())

@@ -19,11 +19,12 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import ORMExecuteState, Session
 
 from ..extensions import db
 
 _IMMEDIATE: ContextVar[bool] = ContextVar("scorekeeper_sqlite_immediate", default=False)
+_ERASING: ContextVar[bool] = ContextVar("scorekeeper_erasing_circle", default=False)
 _CONFIGURED: weakref.WeakSet[Engine] = weakref.WeakSet()  # engines whose hooks are installed
 
 
@@ -76,13 +77,38 @@ def write() -> Iterator[Session]:
         _IMMEDIATE.reset(token)
 
 
+@contextmanager
+def erasing() -> Iterator[None]:
+    """The one path past the append-only guard: erasing a whole circle for good
+    (``services.erase.delete_circle``, the players' right to have their data gone).
+    Inside it, bulk ``DELETE`` statements on guarded tables are allowed; nothing else is."""
+    token = _ERASING.set(True)
+    try:
+        yield
+    finally:
+        _ERASING.reset(token)
+
+
 def guard_append_only(*models: type) -> None:
-    """Refuse, at flush time, to delete or change a row of an append-only model.
+    """Refuse, at flush time, to delete or change a row of an append-only model, and
+    refuse bulk ``UPDATE``/``DELETE`` statements on their tables (the latter are allowed
+    inside ``erasing()`` only: deleting a whole circle for good).
 
     Belt and braces for "nothing is ever deleted": the services only ever add such
     rows; a bug that tried otherwise raises instead of silently rewriting history.
     """
     guarded = tuple(models)
+    tables = {m.__table__ for m in guarded}  # type: ignore[attr-defined]
+
+    @event.listens_for(Session, "do_orm_execute")
+    def _refuse_bulk(state: ORMExecuteState) -> None:
+        if not (state.is_update or state.is_delete):
+            return
+        target = getattr(state.statement, "table", None)
+        if target in tables and (state.is_update or not _ERASING.get()):
+            raise RuntimeError(
+                f"{target} rows are append-only: refusing a bulk {'update' if state.is_update else 'delete'}"
+            )
 
     @event.listens_for(Session, "before_flush")
     def _refuse(session: Session, _context: Any, _instances: Any) -> None:
