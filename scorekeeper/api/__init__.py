@@ -60,7 +60,7 @@ def _rule_error(err: RuleError) -> Response:
     if evening is None:
         return rule_error_response(err)
     ruleset = svc.ruleset_of(evening)
-    names = [p.name for p in evening.players]
+    names = list(svc.names_of(evening))
     extra: dict[str, Any] = {}
     if isinstance(err, StaleVersion):  # the fresh slate, read after the failed write rolled back
         fresh = svc.load_snapshot(svc.get_evening(g.api_circle, g.api_evening_id))

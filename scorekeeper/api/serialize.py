@@ -14,6 +14,8 @@ from ..game.hand_entry import HandEntry
 from ..models import Circle, Player
 from ..present.labels import barrel_rule_text, row_label, side_labels
 from ..scoring.final import Cut, Result, Tie
+from ..services import housekeeping
+from ..services.housekeeping import PlayerNow
 from ..services.records import EveningSummary, PlayerRecord
 from ..services.replay import LogItem
 from ..services.snapshot import EveningSnapshot
@@ -29,12 +31,13 @@ def circle_dict(circle: Circle) -> Json:
     return {"id": circle.public_id, "name": circle.name, "created_at": when(circle.created_at)}
 
 
-def player_dict(player: Player) -> Json:
+def player_dict(player: Player | PlayerNow) -> Json:
     return {"id": player.id, "name": player.name}
 
 
 def players_of(circle: Circle) -> list[Json]:
-    return [player_dict(p) for p in sorted(circle.players, key=lambda p: p.name.lower())]
+    """The players in force under their names now (housekeeping applied), by name."""
+    return [player_dict(p) for p in housekeeping.players_now(housekeeping.folded(circle))]
 
 
 def hand_dict(entry: HandEntry) -> Json:

@@ -47,7 +47,16 @@ from .replay import (
     replay,
     ruleset_of,
 )
-from .snapshot import EveningSnapshot, cut_rows, decide, entry_rows, hand_in_play, load_snapshot, open_table_hand
+from .snapshot import (
+    EveningSnapshot,
+    cut_rows,
+    decide,
+    entry_rows,
+    hand_in_play,
+    load_snapshot,
+    open_table_hand,
+    seat_names,
+)
 
 __all__ = [
     "EveningSnapshot",
@@ -59,6 +68,7 @@ __all__ = [
     "get_evening",
     "load_slate",
     "load_snapshot",
+    "names_of",
     "record_hand",
     "reopen_evening",
     "result",
@@ -101,6 +111,11 @@ def _slate(s: Session, evening: Evening) -> Slate:
 def load_slate(evening: Evening) -> Slate:
     """The scoring.Slate of the effective entries (corrections applied, undone entries gone)."""
     return _slate(tx.session(), evening)
+
+
+def names_of(evening: Evening) -> tuple[str, ...]:
+    """The evening's players in seat order, under the names they go by now (housekeeping)."""
+    return seat_names(tx.session(), evening.id)
 
 
 def version_of(circle: Circle, public_id: str) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
@@ -29,11 +30,15 @@ from .errors import NotFound
 
 __all__ = [
     "Change",
+    "EveningLabel",
+    "PlayerNow",
     "State",
     "changes",
     "delete_evening",
+    "evening_labels",
     "folded",
     "merge_players",
+    "players_now",
     "preview",
     "rename_player",
     "undo_change",
@@ -55,7 +60,7 @@ class Change:
     """One event of the log, for the pages: what it did and whether it is still in force."""
 
     event: Housekeeping
-    in_force: bool
+    in_force: bool  # may be taken back now (an undo itself never is)
     undone_by: int | None  # seq of the undo that took it back
 
 
@@ -115,6 +120,42 @@ def state_in(s: Session, circle_id: int) -> State:
 def folded(circle: Circle) -> State:
     """Who is who now in the circle (three statements)."""
     return state_in(tx.session(), circle.id)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerNow:
+    id: int
+    name: str  # the name the player goes by now
+
+
+def players_now(state: State) -> list[PlayerNow]:
+    """The players in force (merged ones left out) under their names now, by name."""
+    found = [PlayerNow(int(p), state.folded.names[p]) for p in state.folded.active]
+    return sorted(found, key=lambda p: p.name.casefold())
+
+
+@dataclass(frozen=True, slots=True)
+class EveningLabel:
+    """An evening as the housekeeping pages name it: when, who (names now), deleted or not."""
+
+    public_id: str
+    created_at: datetime
+    names: tuple[str, ...]
+    deleted: bool
+
+
+def evening_labels(circle: Circle, state: State) -> list[EveningLabel]:
+    """The circle's evenings, newest first (one statement)."""
+    rows = tx.session().execute(
+        select(Evening.public_id, Evening.created_at, Seat.player_id)
+        .join(Seat, Seat.evening_id == Evening.id)
+        .where(Evening.circle_id == circle.id)
+        .order_by(Evening.created_at.desc(), Evening.id.desc(), Seat.seat)
+    )
+    found: dict[str, tuple[datetime, list[str]]] = {}
+    for public_id, created_at, player_id in rows:
+        found.setdefault(public_id, (created_at, []))[1].append(state.folded.name(str(player_id)))
+    return [EveningLabel(pid, when, tuple(names), pid in state.folded.deleted) for pid, (when, names) in found.items()]
 
 
 def changes(state: State) -> list[Change]:

@@ -1,7 +1,8 @@
 """The mobile web pages: blueprints, filters, headers. ``register(app)`` is called by ``create_app``.
 
 - ``home``: create a circle, the language switch; ``circles``: the circle page and
-  starting an evening; ``slate``: an evening's slate (record, correct, undo, cuts,
+  starting an evening; ``housekeeping``: rename, merge, delete a test evening, undo;
+  ``slate``: an evening's slate (record, correct, undo, cuts,
   end, poll) and ``hand_form`` its record form; ``picture``: the slate as a PNG;
   ``digital_table``: the digital table's organiser and seat pages;
   ``common``: opening a circle or evening by link; ``errors``: error pages;
@@ -57,11 +58,13 @@ def register(app: Flask) -> None:
     from .digital_table import bp as digital_table_bp
     from .errors import csrf_error, forbidden, not_found
     from .home import bp as home_bp
+    from .housekeeping import bp as housekeeping_bp
     from .picture import bp as picture_bp
     from .slate import bp as slate_bp
 
     app.register_blueprint(home_bp)
     app.register_blueprint(circles_bp)
+    app.register_blueprint(housekeeping_bp)
     app.register_blueprint(slate_bp)
     app.register_blueprint(digital_table_bp)
     app.register_blueprint(picture_bp)

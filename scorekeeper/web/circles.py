@@ -26,6 +26,7 @@ from ..i18n import _
 from ..present.labels import VARIANT_LABELS, VARIANT_SHORT, row_label
 from ..services import circles as circle_service
 from ..services import evenings as evening_service
+from ..services import housekeeping
 from .common import flash_error, open_or_404, require_write
 
 bp = Blueprint("circles", __name__, url_prefix="/c/<token>")
@@ -39,7 +40,7 @@ def circle(token: str) -> str:
         circle=circ,
         token=token,
         can_write=can_write,
-        players=sorted(circ.players, key=lambda p: p.name.lower()),
+        players=housekeeping.players_now(housekeeping.folded(circ)),
         history=circle_service.history(circ),
         records=circle_service.player_records(circ),
         player_form=AddPlayerForm(formdata=None),
@@ -190,7 +191,7 @@ def start(token: str) -> Response | str | tuple[str, int]:
             for name, _errors in form.errors.items():
                 if name == "csrf_token":
                     flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
-    players = sorted(circ.players, key=lambda p: p.name.lower())
+    players = housekeeping.players_now(housekeeping.folded(circ))
     return (
         render_template(
             "circles/start.html",
