@@ -351,3 +351,38 @@ class TableAction(Model):
     action: Mapped[int]  # engine action id (engine.actions)
     computer: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+# --- the purse (issue 12) -------------------------------------------------------------
+class SettlementRow(Model):
+    """Append-only log of a circle's purse: who paid whom how much, and when.
+
+    ``kind``: ``payment`` (a new one), ``correction`` (replaces the payment or correction
+    whose row has seq ``supersedes``, with new values), ``void`` (takes the payment with
+    seq ``supersedes`` back; carries no values). Never updated, never deleted: balances
+    are derived (``history.purse``).
+    """
+
+    __tablename__ = "settlements"
+    __table_args__ = (
+        UniqueConstraint("circle_id", "seq"),
+        UniqueConstraint("circle_id", "request_id"),
+        CheckConstraint("kind IN ('payment', 'correction', 'void')", name="kind"),
+        CheckConstraint("rappen IS NULL OR rappen > 0", name="rappen"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    circle_id: Mapped[int] = mapped_column(ForeignKey("circles.id"), index=True)
+    seq: Mapped[int]  # 1, 2, 3... per circle
+    kind: Mapped[str] = mapped_column(String(12))
+    supersedes: Mapped[int | None]  # seq of the row this one replaces or takes back
+    payer_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))  # NULL on a void
+    payee_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    rappen: Mapped[int | None]
+    paid_at: Mapped[datetime | None] = mapped_column(UTCDateTime())  # when the money changed hands
+    entered_by: Mapped[str | None] = mapped_column(String(40))  # as the phone says (no accounts)
+    request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<SettlementRow #{self.seq} {self.kind}>"

@@ -1,7 +1,7 @@
 """housekeeping events, paper cells, evenings.counts_in_money
 
 Revision ID: a4e2c9d17b30
-Revises: 5d1c0a7e9b42
+Revises: a7c3e5f19d20
 Create Date: 2026-12-01 05:00:00.000000
 
 issue 9.12 and issue 12: the circle's housekeeping (rename, merge, delete evening,
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = "a4e2c9d17b30"
-down_revision = "5d1c0a7e9b42"
+down_revision = "a7c3e5f19d20"
 branch_labels = None
 depends_on = None
 

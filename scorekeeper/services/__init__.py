@@ -7,6 +7,8 @@ configuration comes in as arguments; the database session is ``extensions.db``'s
   draw_cuts, end_evening, reopen_evening; reads: get_evening, version_of, load_snapshot,
   and the single reads load_slate, entry_log, cuts_and_pending, result.
 - ``snapshot``: the read model, ``EveningSnapshot`` (four statements an evening).
+- ``memory``: load_record, the whole circle as ``history.records.CircleRecord`` in a
+  constant number of statements (statistics, ratings, the purse, charts, export).
 - ``replay``: append-only entry and cut rows -> the slate, the audit trail, the cuts.
 - ``digital_table``: open a table, deal, act, close; the computers (``bots``) and what
   happens when one fails. ``seats``: seat tokens, handing a seat over, computer seats.
@@ -14,9 +16,9 @@ configuration comes in as arguments; the database session is ``extensions.db``'s
 - ``tx``: the transaction discipline (SQLite BEGIN IMMEDIATE, PostgreSQL FOR UPDATE).
 """
 
-from ..models import AppliedRequest, CutRow, EntryRow, HousekeepingRow
+from ..models import AppliedRequest, CutRow, EntryRow, HousekeepingRow, SettlementRow
 from . import tx
 
-# The slate's log and the housekeeping are append-only: refuse any
+# The slate's log, the purse's settlements and the housekeeping are append-only: refuse any
 # delete or change of these rows (only erasing a whole circle, ``tx.erasing``, deletes them).
-tx.guard_append_only(EntryRow, CutRow, AppliedRequest, HousekeepingRow)
+tx.guard_append_only(EntryRow, CutRow, AppliedRequest, SettlementRow, HousekeepingRow)

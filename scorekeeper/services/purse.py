@@ -1,0 +1,98 @@
+"""The purse's settlements: record a payment, correct it, void it (append-only rows).
+
+One call = one transaction with the circle row locked (PostgreSQL ``FOR UPDATE``;
+SQLite's ``BEGIN IMMEDIATE`` already serializes writers). A repeated request id is a
+no-op that answers the row it wrote the first time (a double tap records once). The
+new row is checked by the history's gate (``history.purse.verify_settlement``)
+against the players in force (housekeeping applied) and the log so far; a refused row
+raises its ``RuleError`` and writes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+
+from ..game.errors import N_
+from ..history import housekeeping
+from ..history.purse import verify_settlement
+from ..history.records import PaymentKind, Settlement
+from ..models import Circle, SettlementRow
+from . import tx
+from .circles import PLAYER_NAME_MAX, clean_name
+from .errors import NotFound
+from .memory import load_record, player_key
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """What a phone asks to write: a payment, a correction of ``supersedes``, or a void of it."""
+
+    kind: PaymentKind
+    supersedes: int | None = None
+    payer_id: int | None = None
+    payee_id: int | None = None
+    rappen: int | None = None
+    paid_at: datetime | None = None
+
+
+def _player_id(key: str | None) -> int | None:
+    return None if key is None else int(key)
+
+
+def append(circle: Circle, payment: Payment, *, request_id: str, entered_by: str | None = None) -> Settlement:
+    """Append one row to the circle's purse; returns it as the history reads it."""
+    author = clean_name(entered_by, limit=PLAYER_NAME_MAX, code="player_name") if entered_by else None
+    circle_id = circle.id
+    with tx.write() as s:
+        locked = s.execute(select(Circle).where(Circle.id == circle_id).with_for_update()).scalar_one_or_none()
+        if locked is None:
+            raise NotFound(N_("This link does not open any circle."), "circle_not_found")
+        mine = SettlementRow.circle_id == circle_id
+        done = s.execute(
+            select(SettlementRow.seq).where(mine, SettlementRow.request_id == request_id)
+        ).scalar_one_or_none()
+        record = load_record(locked)
+        if done is not None:  # a double tap: the first one wrote it
+            return next(row for row in record.settlements if row.seq == done)
+        seq = max((row.seq for row in record.settlements), default=0) + 1
+        void = payment.kind is PaymentKind.VOID
+        new = Settlement(
+            seq=seq,
+            kind=payment.kind,
+            supersedes=payment.supersedes,
+            payer=None if void or payment.payer_id is None else player_key(payment.payer_id),
+            payee=None if void or payment.payee_id is None else player_key(payment.payee_id),
+            rappen=None if void else payment.rappen,
+            paid_at=None if void else payment.paid_at,
+            entered_by=author,
+        )
+        view = housekeeping.view(record)
+        verify_settlement([p.id for p in view.players], view.settlements, new)
+        row = SettlementRow(
+            circle_id=circle_id,
+            seq=seq,
+            kind=new.kind.value,
+            supersedes=new.supersedes,
+            payer_id=_player_id(new.payer),
+            payee_id=_player_id(new.payee),
+            rappen=new.rappen,
+            paid_at=new.paid_at,
+            entered_by=author,
+            request_id=request_id,
+        )
+        s.add(row)
+        s.flush()
+        return Settlement(
+            seq=seq,
+            kind=new.kind,
+            supersedes=new.supersedes,
+            payer=new.payer,
+            payee=new.payee,
+            rappen=new.rappen,
+            paid_at=new.paid_at,
+            entered_by=author,
+            created_at=row.created_at,
+        )

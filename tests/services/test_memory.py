@@ -1,0 +1,134 @@
+"""The circle's memory: ``services.memory.load_record`` reads a whole circle into the
+history's records in the same few statements for 1 and for 50 evenings, and the record
+holds what the database holds (seats, logs with corrections and undos, cuts, digital
+hands that are over; never a hand still in play)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any
+
+from flask import Flask
+from services_helpers import NAMES, play_hands
+from shared_helpers import rid
+from sqlalchemy import event
+
+from scorekeeper.extensions import db
+from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.history import housekeeping, outcome
+from scorekeeper.history.records import LogKind, Status
+from scorekeeper.models import Circle
+from scorekeeper.services import circles, evenings, memory
+from scorekeeper.services import digital_table as tables
+
+
+@contextmanager
+def counted() -> Iterator[list[str]]:
+    seen: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+
+
+def _circle(n_evenings: int) -> str:
+    """A circle (its write token) with ``n_evenings`` ended three-player evenings of a few
+    hands; the first has a correction, an undo, a finished digital hand and one in play."""
+    circle, write, _view = circles.create_circle("Runde")
+    rs = default_ruleset(Variant.THREE)
+    for i in range(n_evenings):
+        ev = evenings.start_evening(
+            circle, ruleset=rs, player_names=list(NAMES[:3]), first_dealer=i % 3, request_id=rid("start")
+        )
+        for _ in play_hands(ev, 3, start_turn=i):
+            pass
+        if i == 0:
+            first = evenings.load_slate(ev).entries[0]
+            fixed = replace(first, declarer_points=first.declarer_points + 1, defender_points=first.defender_points - 1)
+            ev = evenings.correct_entry(ev, 0, fixed, expected_version=ev.version, request_id=rid("fix"), author="Anna")
+            ev = evenings.undo_last(ev, expected_version=ev.version, request_id=rid("undo"))
+            played = tables.open_table(ev, computers=(0, 1, 2), level="easy", rng=random.Random(1))
+            tables.close_table(played)  # its hand was played to the end by the computers
+            tables.close_table(tables.open_table(ev, rng=random.Random(2)))  # a hand left in play: private
+            ev = evenings.get_evening(circle, ev.public_id)
+        evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=rid("end"))
+    return write
+
+
+def _load(write: str) -> tuple[Circle, list[str], Any]:
+    db.session.remove()
+    circle, _can_write = circles.open_circle(write)
+    with counted() as seen:
+        record = memory.load_record(circle)
+    return circle, seen, record
+
+
+def test_a_circle_loads_in_the_same_few_statements_for_1_and_50_evenings(app: Flask) -> None:
+    with app.app_context():
+        small = _load(_circle(1))
+        large = _load(_circle(50))
+    assert len(small[1]) == len(large[1]) == memory.STATEMENTS
+    assert len(small[2].evenings) == 1
+    assert len(large[2].evenings) == 50
+
+
+def test_the_record_holds_what_the_database_holds(app: Flask) -> None:
+    with app.app_context():
+        write = _circle(2)
+        circle, _seen, record = _load(write)
+        stored = [evenings.get_evening(circle, ev.id) for ev in record.evenings]
+        snaps = [evenings.load_snapshot(ev) for ev in stored]
+    assert record.name == "Runde"
+    assert sorted(p.name for p in record.players) == list(NAMES[:3])
+    names = {p.id: p.name for p in record.players}
+    for ev, snap in zip(record.evenings, snaps, strict=True):
+        assert ev.status is Status.ENDED and ev.version == snap.version
+        assert tuple(names[p] for p in ev.seats) == snap.names
+        assert ev.entries == tuple(snap.slate.entries)
+        assert tuple(c.cut for c in ev.cuts if c.cut in snap.cuts) == snap.cuts
+        derived = outcome.outcome(ev)
+        assert derived.result == snap.result and derived.payout == snap.payout
+    first = record.evenings[0]
+    assert [row.kind for row in first.log].count(LogKind.CORRECTION) == 1
+    assert [row.kind for row in first.log].count(LogKind.UNDO) == 1
+    assert first.log[0].author is None and any(row.author == "Anna" for row in first.log)
+    # the finished digital hand with all its actions; the one in play is not there
+    assert [h.number for h in first.digital] == [1]
+    assert first.digital[0].finished and len(first.digital[0].actions) > 0
+    assert sum(1 for row in first.log if row.digital) == 1
+    assert record.evenings[1].digital == ()
+    # the history's fold reads it
+    view = housekeeping.view(record)
+    assert len(view.evenings) == 2
+
+
+def test_the_memory_is_kept_while_nothing_changes_and_reloaded_after_any_change(app: Flask) -> None:
+    with app.app_context():
+        memory.forget()
+        write = _circle(2)
+        circle, _seen, _record = _load(write)
+        with counted() as first:
+            seen_once = memory.memory_of(circle)
+        with counted() as again:
+            assert memory.memory_of(circle) is seen_once
+        assert len(first) == 1 + memory.STATEMENTS and len(again) == 1
+        assert seen_once.derive("n", lambda: len(seen_once.view.evenings)) == 2
+        assert seen_once.derive("n", lambda: -1) == 2  # memoized
+        rs = default_ruleset(Variant.THREE)
+        evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[:3]), first_dealer=0, request_id=rid("s"))
+        after_start = memory.memory_of(circle)
+        assert after_start is not seen_once and len(after_start.record.evenings) == 3
+        ev = evenings.get_evening(circle, after_start.record.evenings[-1].id)
+        for _ in play_hands(ev, 1):
+            pass
+        assert memory.memory_of(circle).record.evenings[-1].entries != ()
+        circles.add_player(circle, "Dora")
+        assert len(memory.memory_of(circle).record.players) == 4
