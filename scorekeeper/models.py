@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, ForeignKey, String, UniqueConstraint
+from sqlalchemy import false as sa_false
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -295,6 +296,8 @@ class DigitalTable(Model):
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Restored from an export (closed): it holds only hands that were over when exported.
+    restored: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
 
     evening: Mapped[Evening] = relationship()
 

@@ -1,4 +1,4 @@
-"""housekeeping events, paper cells, evenings.counts_in_money
+"""housekeeping events, paper cells, evenings.counts_in_money, restored tables
 
 Revision ID: a4e2c9d17b30
 Revises: a7c3e5f19d20
@@ -7,7 +7,8 @@ Create Date: 2026-12-01 05:00:00.000000
 issue 9.12 and issue 12: the circle's housekeeping (rename, merge, delete evening,
 undo) as an append-only table; ``entries.cell`` holds a cell typed from a paper
 slate (NULL for a hand); ``evenings.counts_in_money`` says whether an evening ended
-early counts in the money totals (existing evenings: true, as before).
+early counts in the money totals (existing evenings: true, as before);
+``digital_tables.restored`` marks a table restored from an export (its hands were over).
 
 """
 
@@ -56,7 +57,14 @@ def upgrade():
         batch_op.add_column(sa.Column("counts_in_money", sa.Boolean(), server_default=sa.true(), nullable=False))
 
 
+    with op.batch_alter_table("digital_tables", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("restored", sa.Boolean(), server_default=sa.false(), nullable=False))
+
+
 def downgrade():
+    with op.batch_alter_table("digital_tables", schema=None) as batch_op:
+        batch_op.drop_column("restored")
+
     with op.batch_alter_table("evenings", schema=None) as batch_op:
         batch_op.drop_column("counts_in_money")
 

@@ -204,6 +204,7 @@ def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[Di
                 TableHand.id,
                 DigitalTable.public_id,
                 DigitalTable.evening_id,
+                DigitalTable.restored,
                 TableHand.number,
                 TableHand.dealer,
                 TableHand.deck,
@@ -218,7 +219,8 @@ def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[Di
             .order_by(DigitalTable.id, TableHand.number)
         )
     )
-    over = [h for h in hands if digital_hand_request_id(h.public_id, h.number) in written]
+    # a restored table holds only hands that were over when they were exported
+    over = [h for h in hands if h.restored or digital_hand_request_id(h.public_id, h.number) in written]
     actions: dict[int, list[DigitalAction]] = defaultdict(list)
     keep = {h.id for h in over}
     rows = s.execute(
@@ -398,7 +400,8 @@ class Memory:
 
 
 CACHED_CIRCLES: Final = 8  # per worker: a 500-evening circle holds a few MB
-_CACHE: OrderedDict[int, Memory] = OrderedDict()
+# Keyed by the circle's id AND public id: a deleted circle's id may be given again (SQLite).
+_CACHE: OrderedDict[tuple[int, str], Memory] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 
 
@@ -406,21 +409,25 @@ def memory_of(circle: Circle) -> Memory:
     """The circle's memory: one statement when nothing changed since the last visit (the
     fingerprint), else one more load (``STATEMENTS``)."""
     key = fingerprint(circle)
+    slot = (circle.id, circle.public_id)
     with _CACHE_LOCK:
-        found = _CACHE.get(circle.id)
+        found = _CACHE.get(slot)
         if found is not None and found.key == key:
-            _CACHE.move_to_end(circle.id)
+            _CACHE.move_to_end(slot)
             return found
     fresh = Memory(key, load_record(circle))
     with _CACHE_LOCK:
-        _CACHE[circle.id] = fresh
-        _CACHE.move_to_end(circle.id)
+        _CACHE[slot] = fresh
+        _CACHE.move_to_end(slot)
         while len(_CACHE) > CACHED_CIRCLES:
             _CACHE.popitem(last=False)
     return fresh
 
 
-def forget() -> None:
-    """Empty the cache (tests, benchmarks)."""
+def forget(circle: Circle | None = None) -> None:
+    """Empty the cache (tests, benchmarks), or forget one circle (deleted for good)."""
     with _CACHE_LOCK:
-        _CACHE.clear()
+        if circle is None:
+            _CACHE.clear()
+        else:
+            _CACHE.pop((circle.id, circle.public_id), None)
