@@ -146,6 +146,7 @@ REQUESTS: dict[str, Schema] = {
         },
         ["expected_version", "request_id"],
     ),
+    "CircleDelete": obj({"name": {"type": "string", "maxLength": 1000, "description": "The circle's name, again."}}),
     "HousekeepingInput": obj(
         {
             "kind": {"type": "string", "enum": ["rename", "merge", "delete_evening", "undo"]},
@@ -373,6 +374,20 @@ RESPONSES: dict[str, Schema] = {
         }
     ),
     "HousekeepingChange": HOUSEKEEPING,
+    "CircleExport": {
+        "type": "object",
+        "description": "A circle's export (docs/EXPORT.md): format `scorekeeper-circle`, a version, the circle, "
+        "players, evenings, settlements and housekeeping.",
+    },
+    "CircleImported": obj(
+        {
+            "circle": ref("Circle"),
+            "write_token": STR,
+            "view_token": STR,
+            "links": obj({"write": STR, "view": STR}),
+        },
+        description="As a new circle: the plain tokens are shown once; `links` open its pages.",
+    ),
     "HousekeepingLog": obj({"changes": {"type": "array", "items": ref("HousekeepingChange")}}),
     "EveningList": obj({"evenings": {"type": "array", "items": ref("EveningSummary")}}),
     "Version": obj({"version": INT}),

@@ -114,7 +114,7 @@ def _digital_request_ids(ev: EveningRecord, tables: dict[str, str]) -> dict[int,
     return dict(zip(rows, hands, strict=True))
 
 
-def restore(data: bytes | str) -> tuple[Circle, str, str]:
+def restore(data: bytes | str | dict[str, Any]) -> tuple[Circle, str, str]:
     """A new circle holding an export file's data. Returns (circle, write token, view token);
     RuleError (``export_*``) when the file cannot be restored: then nothing is written."""
     record = export.decode(data)

@@ -2,6 +2,7 @@
 
 - ``home``: create a circle, the language switch; ``circles``: the circle page and
   starting an evening; ``housekeeping``: rename, merge, delete a test evening, undo;
+  ``data``: export (JSON, CSV), delete a circle for good (``home`` restores an export);
   ``slate``: an evening's slate (record, correct, undo, cuts,
   end, poll) and ``hand_form`` its record form; ``picture``: the slate as a PNG;
   ``digital_table``: the digital table's organiser and seat pages;
@@ -55,6 +56,7 @@ def _zip(a: Any, b: Any) -> list[tuple[Any, Any]]:
 
 def register(app: Flask) -> None:
     from .circles import bp as circles_bp
+    from .data import bp as data_bp
     from .digital_table import bp as digital_table_bp
     from .errors import csrf_error, forbidden, not_found
     from .home import bp as home_bp
@@ -65,6 +67,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(home_bp)
     app.register_blueprint(circles_bp)
     app.register_blueprint(housekeeping_bp)
+    app.register_blueprint(data_bp)
     app.register_blueprint(slate_bp)
     app.register_blueprint(digital_table_bp)
     app.register_blueprint(picture_bp)
