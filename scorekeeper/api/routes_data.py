@@ -3,18 +3,23 @@ circle for good, import a past evening from a paper slate."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from flask import current_app, request, url_for
 from werkzeug.wrappers import Response
 
+from ..game.contracts import Contract
 from ..history.export import FORMAT, VERSION
+from ..history.paper import PaperCell
 from ..models import Circle
 from ..present.export import csv_headings, time_zone
-from ..services import erase, restore
-from .blueprint import answer, routes
+from ..scoring.final import Cut
+from ..services import erase, paper, restore
+from .blueprint import answer, evening_answer, routes
 from .errors import ApiError
 from .registry import parameter
+from .routes_circle import ruleset_from
 from .serialize import circle_dict
 
 QUERY_FORMAT = parameter(
@@ -112,3 +117,85 @@ def import_circle() -> Response:
 def delete_circle(circle: Circle, body: dict[str, Any]) -> Response:
     erase.delete_circle(circle, typed_name=body["name"])
     return Response(status=204)
+
+
+PAPER_EXAMPLE: dict[str, Any] = {
+    "variant": "teams",
+    "players": ["Anna", "Beat", "Cla", "Dora"],
+    "first_dealer": 0,
+    "played_at": "2026-03-06T19:30:00+01:00",
+    "cells": [
+        {"row_key": "suit_S", "side": 0, "value": 12},
+        {"row_key": "suit_S", "side": 1, "value": 25, "match": True},
+        {"row_key": "obenabe", "side": 1, "value": 45},
+    ],
+    "counts_in_money": False,
+    "request_id": "paper-2026-03-06",
+}
+
+
+def _contract(code: str | None, field: str) -> Contract | None:
+    if code is None:
+        return None
+    try:
+        return Contract.parse(code)
+    except ValueError:
+        raise ApiError("invalid_value", field=field) from None
+
+
+@routes.operation(
+    "/evenings/paper",
+    "POST",
+    summary="Import a past evening from a paper slate",
+    tag="evenings",
+    auth="write",
+    body="PaperEvening",
+    description="The final cells of each row (and their match marks), typed from a paper slate without the "
+    "hands: written as an ended evening, its cells marked as imported. They count in money and ratings, not in "
+    "the card-point statistics. Every cell is checked as a hand would be (a value some hand in that row could "
+    "write). A repeated `request_id` returns the evening it wrote.",
+    responses={
+        201: ("The imported evening (Location: its URL)", "Evening"),
+        422: ("A cell, a name or a cut breaks a rule (the first one is named): nothing written", "Error"),
+    },
+    example=PAPER_EXAMPLE,
+)
+def import_paper(circle: Circle, body: dict[str, Any]) -> Response:
+    played_at = None
+    if body.get("played_at") is not None:
+        try:
+            played_at = datetime.fromisoformat(body["played_at"])
+        except ValueError:
+            raise ApiError("invalid_value", field="played_at") from None
+        if played_at.tzinfo is None:
+            raise ApiError("invalid_value", field="played_at")
+    cells = [
+        PaperCell(
+            row_key=c["row_key"],
+            side=c["side"],
+            value=c["value"],
+            contract=_contract(c.get("played_as"), f"cells[{i}].played_as"),
+            match=bool(c.get("match", False)),
+            countermatch=bool(c.get("countermatch", False)),
+        )
+        for i, c in enumerate(body["cells"])
+    ]
+    cuts = [
+        Cut(c["row_key"], c["end"], c["order"][0] if c["order"] else -1, False, tuple(c["order"]))
+        for c in body.get("cuts") or ()
+    ]
+    evening = paper.import_evening(
+        circle,
+        ruleset=ruleset_from(body),
+        player_names=list(body["players"]),
+        first_dealer=body["first_dealer"],
+        cells=cells,
+        cuts=cuts,
+        played_at=played_at,
+        counts_in_money=bool(body.get("counts_in_money", True)),
+        author=body.get("author"),
+        request_id=body["request_id"],
+    )
+    response = evening_answer(evening, 201)
+    response.headers["Location"] = url_for("api.evening", evening_id=evening.public_id)
+    return response

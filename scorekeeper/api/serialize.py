@@ -123,6 +123,7 @@ def slate_dict(snap: EveningSnapshot) -> Json:
                     "played_as": c.entry.contract.code if c.entry.contract is not None else None,
                     "match": c.entry.match,
                     "countermatch": c.entry.countermatch,
+                    "imported": c.imported,
                 }
             )
         rows.append(

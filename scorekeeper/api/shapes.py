@@ -146,6 +146,53 @@ REQUESTS: dict[str, Schema] = {
         },
         ["expected_version", "request_id"],
     ),
+    "PaperCell": obj(
+        {
+            "row_key": {"type": "string", "maxLength": 200},
+            "side": {**INT, "description": "The column: a player (three players, solo) or a team (0 or 1)."},
+            "value": {**INT, "description": "The cell as written on the paper slate."},
+            "played_as": {
+                "type": ["string", "null"],
+                "maxLength": 200,
+                "description": "What a joker row was played as (optional; a Misère must be named).",
+            },
+            "match": BOOL,
+            "countermatch": BOOL,
+        },
+        ["row_key", "side", "value"],
+    ),
+    "PaperEvening": obj(
+        {
+            "variant": {"type": "string", "enum": VARIANTS},
+            "players": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 8},
+            "first_dealer": INT,
+            "options": ref("RuleOptions"),
+            "stake": ref("StakeOptions"),
+            "cells": {"type": "array", "items": ref("PaperCell"), "maxItems": 200},
+            "cuts": {
+                "type": "array",
+                "maxItems": 40,
+                "description": "Three players: how each tie was cut (the tied sides, highest card first); "
+                "a tie without one is cut by the app.",
+                "items": obj(
+                    {
+                        "row_key": STR,
+                        "end": {"type": "string", "enum": ["high", "low", "all"]},
+                        "order": {"type": "array", "items": INT, "maxItems": 4},
+                    }
+                ),
+            },
+            "played_at": {**TIME, "description": "When the evening was played (default: now)."},
+            "counts_in_money": {
+                **BOOL,
+                "description": "With empty cells (ended early): counts in the money totals only if true (default).",
+            },
+            "author": AUTHOR,
+            "request_id": REQUEST_ID,
+        },
+        ["variant", "players", "first_dealer", "cells", "request_id"],
+        description="A past evening typed from a paper slate: its final cells, marked as imported.",
+    ),
     "CircleDelete": obj({"name": {"type": "string", "maxLength": 1000, "description": "The circle's name, again."}}),
     "HousekeepingInput": obj(
         {
@@ -222,7 +269,16 @@ RESULT: Schema = obj(
         "potatoes": INTS,
     }
 )
-CELL: Schema = obj({"value": INT, "index": INT, "played_as": nullable(STR), "match": BOOL, "countermatch": BOOL})
+CELL: Schema = obj(
+    {
+        "value": INT,
+        "index": INT,
+        "played_as": nullable(STR),
+        "match": BOOL,
+        "countermatch": BOOL,
+        "imported": {**BOOL, "description": "Typed from a paper slate (a value, no card points)."},
+    }
+)
 SLATE: Schema = obj(
     {
         "version": INT,

@@ -25,6 +25,7 @@ class CellView:
     countermatch: bool = False  # bad for the declarer
     last: bool = False  # the most recent entry
     digital: bool = False  # dealt at the digital table
+    imported: bool = False  # typed from a paper slate (a value, no card points)
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class SlateView:
     raw: bool  # totals are raw points (THREE) rather than multiplied values
     open_rows: dict[int, list[str]] = field(default_factory=dict)
     members: list[list[str]] = field(default_factory=list)  # per side: the players' names (headers)
+    imported: bool = False  # some cells were typed from a paper slate (the legend says so)
 
 
 def _category(ruleset: RuleSet, row: Row) -> int:
@@ -104,6 +106,7 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
                     bad,
                     c.index == last_index,
                     c.index in snap.digital,
+                    c.imported,
                 )
             )
         nxt = ruleset.rows[i + 1] if i + 1 < len(ruleset.rows) else None
@@ -123,6 +126,7 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
         raw=ruleset.variant is Variant.THREE,
         open_rows={side: slate.open_rows(side) for side in range(n_sides)},
         members=[[names[s] for s in ruleset.seats_of(side)] for side in range(n_sides)],
+        imported=any(e.imported for e in slate.entries),
     )
 
 
