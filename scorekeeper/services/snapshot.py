@@ -97,6 +97,7 @@ class EveningSnapshot:
     turn: TurnGuide | None  # None once every cell is filled or the evening ended
     table_open: bool  # a digital table is open for the evening
     hand_in_play: bool  # ... and one of its hands is being played
+    counts_in_money: bool = True  # False: ended early, and the table said it does not count in money
 
     @property
     def is_open(self) -> bool:
@@ -222,4 +223,5 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
         turn=None if (slate.complete or ended) else TurnGuide.of(slate),
         table_open=table is not None,
         hand_in_play=hand_in_play(table, {r.request_id for r in rows}),
+        counts_in_money=evening.counts_in_money,
     )

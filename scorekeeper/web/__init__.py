@@ -3,6 +3,7 @@
 - ``home``: create a circle, the language switch; ``circles``: the circle page and
   starting an evening; ``housekeeping``: rename, merge, delete a test evening, undo;
   ``data``: export (JSON, CSV), delete a circle for good (``home`` restores an export);
+  ``paper``: type a past evening from a paper slate;
   ``slate``: an evening's slate (record, correct, undo, cuts,
   end, poll) and ``hand_form`` its record form; ``picture``: the slate as a PNG;
   ``digital_table``: the digital table's organiser and seat pages;
@@ -61,6 +62,7 @@ def register(app: Flask) -> None:
     from .errors import csrf_error, forbidden, not_found
     from .home import bp as home_bp
     from .housekeeping import bp as housekeeping_bp
+    from .paper import bp as paper_bp
     from .picture import bp as picture_bp
     from .slate import bp as slate_bp
 
@@ -68,6 +70,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(circles_bp)
     app.register_blueprint(housekeeping_bp)
     app.register_blueprint(data_bp)
+    app.register_blueprint(paper_bp)
     app.register_blueprint(slate_bp)
     app.register_blueprint(digital_table_bp)
     app.register_blueprint(picture_bp)

@@ -60,3 +60,25 @@ def test_confirm_flow_at_360(live_server: str, phone: Any) -> None:
     assert page.locator("text=deleted (test)").is_visible()
     no_sideways_scroll(page)
     shot(page, "housekeeping-circle-360")
+
+
+def test_data_and_paper_pages_fit_360(live_server: str, phone: Any) -> None:
+    page = phone()
+    write, _view = new_circle(page, live_server)
+    for path in ("/data", "/delete", "/delete/confirm", "/paper?variant=solo4", "/paper?variant=three"):
+        page.goto(write + path)
+        no_sideways_scroll(page)
+    page.goto(write + "/paper?variant=teams")
+    for seat, name in enumerate(LONG_NAMES):
+        page.fill(f"#seat_{seat}", name)
+    page.fill("#cell_suit_S_0", "12")
+    page.fill("#cell_obenabe_1", "45")
+    page.check("input[name=counts_in_money][value='0']")
+    shot(page, "paper-form-360")
+    page.click("text=Write the evening")
+    page.wait_for_selector("#slate")
+    assert page.locator(".slate td.imported").count() == 2
+    no_sideways_scroll(page)
+    shot(page, "paper-slate-360")
+    page.goto(live_server + "/restore")
+    no_sideways_scroll(page)
