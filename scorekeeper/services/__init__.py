@@ -6,9 +6,12 @@ configuration comes in as arguments; the database session is ``extensions.db``'s
 - ``evenings``: start_evening, record_hand, correct_entry, undo_last, set_cut,
   draw_cuts, end_evening, reopen_evening; reads: get_evening, version_of, load_snapshot,
   and the single reads load_slate, entry_log, cuts_and_pending, result.
-- ``snapshot``: the read model, ``EveningSnapshot`` (four statements an evening).
+- ``snapshot``: the read model, ``EveningSnapshot`` (five statements an evening).
 - ``memory``: load_record, the whole circle as ``history.records.CircleRecord`` in a
   constant number of statements (statistics, ratings, the purse, charts, export).
+- ``housekeeping``: rename, merge, delete a test evening, undo (appended events) and who
+  is who now; ``restore``: export (JSON, CSV) and restore into a new circle; ``erase``:
+  delete a circle for good; ``paper``: a past evening typed from a paper slate.
 - ``replay``: append-only entry and cut rows -> the slate, the audit trail, the cuts.
 - ``digital_table``: open a table, deal, act, close; the computers (``bots``) and what
   happens when one fails. ``seats``: seat tokens, handing a seat over, computer seats.

@@ -24,7 +24,9 @@ from scorekeeper.extensions import db
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.history import export
+from scorekeeper.history import export, ratings, stats
+from scorekeeper.history import purse as history_purse
+from scorekeeper.history.housekeeping import view as history_view
 from scorekeeper.history.records import PaymentKind
 from scorekeeper.history.sample import sample_circle
 from scorekeeper.models import Circle, Evening, Player, utcnow
@@ -131,6 +133,10 @@ def test_a_rich_circle_round_trips_exactly(app: Flask) -> None:
         assert [{k: v for k, v in r.items() if k != "evening"} for r in rows[0]] == [
             {k: v for k, v in r.items() if k != "evening"} for r in rows[1]
         ]
+        # statistics, ratings and the purse, computed on both (ids named alike), are equal
+        views = [history_view(export.decode(normal(doc))) for doc in (before, after)]
+        for compute in (ratings.ratings, stats.circle_stats, history_purse.purse):
+            assert compute(views[0]) == compute(views[1])  # type: ignore[operator]
         # the restored slates read as the original ones
         for a, b in zip(before["evenings"], after["evenings"], strict=True):
             snap_a = evenings.load_snapshot(evenings.get_evening(circle, a["id"]))
