@@ -3,7 +3,8 @@
 Store inputs, derive outputs: an evening keeps its rule set snapshot, its seats
 and an append-only list of entries (hands, corrections, undos) and cuts. Totals,
 sticks, potatoes and payouts are recomputed from those rows by ``scorekeeper.scoring``;
-the only derived value stored is ``Evening.version`` (the change counter phones poll).
+the derived values stored are ``Evening.version`` (the change counter phones poll) and the
+outlook's forecasts (``OutlookForecast``: a cache per version, recomputable).
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, ForeignKey, String, UniqueConstraint
-from sqlalchemy import false as sa_false
+from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, ForeignKey, String, UniqueConstraint, false
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -125,6 +125,8 @@ class Evening(Model):
     start_request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LEN))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # A table that does not want the outlook (issue 13): not computed, not shown; a setting, not a change of the slate.
+    outlook_hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     circle: Mapped[Circle] = relationship(back_populates="evenings")
     seats: Mapped[list[Seat]] = relationship(
@@ -233,6 +235,21 @@ class CutRow(Model):
     evening: Mapped[Evening] = relationship(back_populates="cuts")
 
 
+class OutlookForecast(Model):
+    """An evening's win probabilities at one version (issue 13), simulated once and kept:
+    every phone and the API read the same figures, and a poll computes nothing. Derived,
+    so it may be dropped and recomputed (the same seed gives the same figures, as long as
+    the circle's history is the same); older versions of an evening are removed."""
+
+    __tablename__ = "outlook_forecasts"
+
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(primary_key=True)
+    forecast: Mapped[dict[str, Any]] = mapped_column(JSON)  # services.outlook.forecast_to_dict
+    history_hands: Mapped[int]  # recorded hands of the circle's history blended in
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
 class AppliedRequest(Model):
     """Every request id an evening has seen, whatever it did: a repeat is a no-op."""
 
@@ -297,7 +314,7 @@ class DigitalTable(Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # Restored from an export (closed): it holds only hands that were over when exported.
-    restored: Mapped[bool] = mapped_column(default=False, server_default=sa_false())
+    restored: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     evening: Mapped[Evening] = relationship()
 

@@ -10,9 +10,10 @@ from werkzeug.wrappers import Response
 from ..models import Circle
 from ..scoring.final import Cut
 from ..services import evenings as svc
+from ..services import outlook as outlook_svc
 from .blueprint import PATH_EVENING, QUERY_VERSION, answer, evening_answer, hand_from_body, load_evening, routes
 from .registry import parameter
-from .serialize import cut_dict, entries_dict, log_dict, slate_dict, standing_dict, tie_dict
+from .serialize import cut_dict, entries_dict, log_dict, outlook_dict, slate_dict, standing_dict, tie_dict
 
 E = "/evenings/<evening_id>"
 PATH_INDEX = parameter(
@@ -284,3 +285,52 @@ def reopen(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
 )
 def result(circle: Circle, evening_id: str) -> Response:
     return answer(standing_dict(svc.load_snapshot(load_evening(circle, evening_id))))
+
+
+@routes.operation(
+    E + "/outlook",
+    "GET",
+    summary="The outlook: ranges, catch-up and clinch lines, win probabilities",
+    tag="outlook",
+    description="Per side `total`, `min`, `max`, `decided`, `catch_up`, `clinch` and the probabilities `win` and "
+    "`shared`; per row its cells (`match_enough`, the shares of the lines) and, for three players, who can still "
+    "get the sticks or the potatoes. Simulated once per version (seeded by the evening and its version), so "
+    "every client gets the same figures. `hidden`: the table hid it.",
+    responses={200: ("The outlook at the evening's version", "Outlook")},
+    query=(PATH_EVENING,),
+)
+def outlook(circle: Circle, evening_id: str) -> Response:
+    snap = svc.load_snapshot(load_evening(circle, evening_id))
+    return answer(outlook_dict(outlook_svc.outlook_of(snap, circle), snap.ruleset.variant.value))
+
+
+@routes.operation(
+    E + "/settings",
+    "GET",
+    summary="The evening's settings (whether the outlook is hidden)",
+    tag="outlook",
+    responses={200: ("The settings", "Settings")},
+    query=(PATH_EVENING,),
+)
+def settings(circle: Circle, evening_id: str) -> Response:
+    return answer({"outlook_hidden": load_evening(circle, evening_id).outlook_hidden})
+
+
+@routes.operation(
+    E + "/settings",
+    "POST",
+    summary="Change the evening's settings (hide or show the outlook)",
+    tag="outlook",
+    auth="write",
+    body="SettingsInput",
+    description="Remembered for the evening, also once it ended; every phone follows with its next poll. "
+    "Does not change the slate's version.",
+    responses={200: ("The settings now", "Settings")},
+    query=(PATH_EVENING,),
+    example={"outlook_hidden": True},
+)
+def change_settings(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
+    ev = load_evening(circle, evening_id)
+    if "outlook_hidden" in body:
+        ev = outlook_svc.set_hidden(ev, body["outlook_hidden"])
+    return answer({"outlook_hidden": ev.outlook_hidden})

@@ -16,6 +16,7 @@ from ..present.labels import barrel_rule_text, row_label, side_labels
 from ..scoring.final import Cut, Result, Tie
 from ..services import housekeeping
 from ..services.housekeeping import PlayerNow
+from ..services.outlook import EveningOutlook
 from ..services.records import EveningSummary, PlayerRecord
 from ..services.replay import LogItem
 from ..services.snapshot import EveningSnapshot
@@ -215,3 +216,14 @@ def log_dict(item: LogItem) -> Json:
 def entries_dict(snap: EveningSnapshot) -> Json:
     entries = snap.slate.entries
     return {"version": snap.version, "entries": [{"index": i, "hand": hand_dict(e)} for i, e in enumerate(entries)]}
+
+
+def outlook_dict(eo: EveningOutlook, variant: str) -> Json:
+    """The outlook as ``scoring.outlook`` defines it (``{"sides": [...], "rows": [...], ...}``);
+    the seed as 16 hex digits (it does not fit a JavaScript number)."""
+    if eo.hidden or eo.outlook is None:
+        body: Json = {"variant": variant, "sides": [], "rows": [], "shared": None, "simulations": 0, "seed": None}
+    else:
+        body = eo.outlook.to_dict()
+        body["seed"] = None if eo.outlook.seed is None else f"{eo.outlook.seed:016x}"
+    return {"version": eo.version, "hidden": eo.hidden, **body, "history_hands": eo.history_hands}

@@ -222,6 +222,12 @@ REQUESTS: dict[str, Schema] = {
         },
         ["expected_version", "request_id", "row_key", "end", "winner"],
     ),
+    "SettingsInput": obj(
+        {"outlook_hidden": {**BOOL, "description": "Hide the outlook for this evening (nothing computed or shown)."}},
+        [],
+        description="The evening's settings; what is left out stays as it is. Not a change of the slate: "
+        "no version, no request id (setting a value twice is the same as once).",
+    ),
 }
 
 HAND: Schema = obj(
@@ -395,6 +401,77 @@ HOUSEKEEPING: Schema = obj(
         "undone_by": {**nullable(INT), "description": "The seq of the undo that took it back."},
     }
 )
+NUMBER: Schema = {"type": "number"}
+PROBABILITY: Schema = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
+LINE: Schema = {
+    "type": ["integer", "null"],
+    "description": "Card points 0..157 scored in every open row of the side, 257 meaning a match; "
+    "null when no such points do (and for three players).",
+}
+OUTLOOK_SIDE: Schema = obj(
+    {
+        "side": INT,
+        "total": {**INT, "description": "The slate total now (three players: net sticks known now)."},
+        "min": {**INT, "description": "The least final total (every open row scores 0)."},
+        "max": {**INT, "description": "The most: every open row a match."},
+        "decided": {"type": "string", "enum": ["won", "lost", "open"]},
+        "catch_up": {
+            **LINE,
+            "description": "The smallest line that lifts it above every other current total "
+            "(0: ahead). " + LINE["description"],
+        },
+        "clinch": {
+            **LINE,
+            "description": "The smallest line that lifts it above every other side's max "
+            "(0: has won). " + LINE["description"],
+        },
+        "win": {**PROBABILITY, "description": "Probability of winning alone (1 or 0 once decided)."},
+        "shared": {**PROBABILITY, "description": "Probability of sharing the win."},
+        "expected": {**nullable(NUMBER), "description": "Expected final total (three players: net sticks)."},
+    }
+)
+OUTLOOK_CELL: Schema = obj(
+    {
+        "side": INT,
+        "open": BOOL,
+        "value": nullable(INT),
+        "match_enough": {**nullable(BOOL), "description": "Open cell: a match here alone makes the win sure."},
+        "catch_up_share": {**nullable(INT), "description": "Open cell: its value at the side's catch_up line."},
+        "clinch_share": {**nullable(INT), "description": "Open cell: its value at the side's clinch line."},
+    }
+)
+OUTLOOK_ROW: Schema = obj(
+    {
+        "key": STR,
+        "factor": INT,
+        "max": {**INT, "description": "The most one cell of this row can hold (a match)."},
+        "cells": {"type": "array", "items": ref("OutlookCell"), "description": "Per side."},
+        "sticks": {**nullable(INTS), "description": "Three players: who can still get the sticks."},
+        "potatoes": {**nullable(INTS), "description": "Three players: who can still get the potatoes."},
+    }
+)
+OUTLOOK: Schema = obj(
+    {
+        "version": INT,
+        "hidden": {**BOOL, "description": "The table hid the outlook: nothing computed, `sides` and `rows` empty."},
+        "variant": STR,
+        "sides": {"type": "array", "items": ref("OutlookSide")},
+        "rows": {"type": "array", "items": ref("OutlookRow")},
+        "shared": {**PROBABILITY, "description": "Probability that the evening ends in a shared win."},
+        "simulations": {**INT, "description": "Simulated evenings behind the probabilities."},
+        "seed": {
+            **nullable(STR),
+            "description": "The simulation's seed (16 hex digits), from the evening and its version.",
+        },
+        "history_hands": {
+            **INT,
+            "description": "Hands of the circle's ended evenings of this variant, declared by tonight's players, "
+            "blended into the probabilities (per player and contract, weight n/(n+30)).",
+        },
+    },
+    description="What each side still needs and its chance to win, at the evening's version "
+    "(the same numbers as the slate page). Definitions: docs/DECISIONS.md, Outlook.",
+)
 
 RESPONSES: dict[str, Schema] = {
     "Error": obj({"error": ref("ErrorDetail")}),
@@ -478,6 +555,11 @@ RESPONSES: dict[str, Schema] = {
             }
         }
     ),
+    "OutlookSide": OUTLOOK_SIDE,
+    "OutlookCell": OUTLOOK_CELL,
+    "OutlookRow": OUTLOOK_ROW,
+    "Outlook": OUTLOOK,
+    "Settings": obj({"outlook_hidden": BOOL}),
     "OpenApi": {"type": "object"},
 }
 

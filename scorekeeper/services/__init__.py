@@ -7,6 +7,8 @@ configuration comes in as arguments; the database session is ``extensions.db``'s
   draw_cuts, end_evening, reopen_evening; reads: get_evening, version_of, load_snapshot,
   and the single reads load_slate, entry_log, cuts_and_pending, result.
 - ``snapshot``: the read model, ``EveningSnapshot`` (five statements an evening).
+- ``outlook``: an evening's outlook from its snapshot (forecast stored once per version), the
+  setting to hide it, the poll's state.
 - ``memory``: load_record, the whole circle as ``history.records.CircleRecord`` in a
   constant number of statements (statistics, ratings, the purse, charts, export).
 - ``housekeeping``: rename, merge, delete a test evening, undo (appended events) and who

@@ -98,6 +98,8 @@ class EveningSnapshot:
     table_open: bool  # a digital table is open for the evening
     hand_in_play: bool  # ... and one of its hands is being played
     counts_in_money: bool = True  # False: ended early, and the table said it does not count in money
+    evening_id: int = 0  # the database id (what the stored outlook is keyed by)
+    outlook_hidden: bool = False  # the table asked not to see the outlook (issue 13)
 
     @property
     def is_open(self) -> bool:
@@ -224,4 +226,6 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
         table_open=table is not None,
         hand_in_play=hand_in_play(table, {r.request_id for r in rows}),
         counts_in_money=evening.counts_in_money,
+        evening_id=evening.id,
+        outlook_hidden=evening.outlook_hidden,
     )

@@ -14,10 +14,12 @@ from ..i18n import _
 from ..models import Circle, Evening
 from ..present.errors import error_text
 from ..present.labels import describe, row_labels
+from ..present.outlook import build_outlook_view
 from ..present.result import result_view
 from ..present.slate import build_slate_view, contract_choices
 from ..scoring.final import Cut
 from ..services import evenings as svc
+from ..services import outlook as outlook_svc
 from ..services.errors import NotFound, StaleVersion
 from ..services.snapshot import EveningSnapshot
 from .common import evening_or_404, open_or_404, require_write, seat_names
@@ -53,6 +55,8 @@ def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot)
         "names": names,
         "slate": slate,
         "view": build_slate_view(snap),
+        "outlook_view": build_outlook_view(snap, outlook_svc.outlook_of(snap, circle)),
+        "outlook_toggle": can_write,  # a setting of the evening, not of its slate: also once ended
         "ended": ended,
         "pending": snap.pending,
         "row_names": row_labels(ruleset),
@@ -139,17 +143,38 @@ def evening(token: str, evening_id: str) -> Page:
 
 @bp.route("/version")
 def version(token: str, evening_id: str) -> Page:
-    """Poll: 204 while ``?v=`` is the current version, else the fresh live fragment."""
+    """Poll: 204 while ``?v=`` is the current version (and ``?o=`` the outlook setting),
+    else the fresh live fragment."""
     circle, can_write = open_or_404(token)
     seen = request.args.get("v", type=int)
+    seen_hidden = request.args.get("o", type=int)
     try:
-        current = svc.version_of(circle, evening_id)
+        current, hidden = outlook_svc.poll_state(circle, evening_id)
     except NotFound:
         abort(404)
-    if seen is not None and seen == current:
+    if seen is not None and seen == current and (seen_hidden is None or bool(seen_hidden) == hidden):
         return "", 204
     ctx = _context(token, circle, can_write, svc.load_snapshot(evening_or_404(circle, evening_id)))
     return render_template("slate/_live.html", **ctx), 200
+
+
+@bp.route("/outlook", methods=["POST"])
+def outlook_setting(token: str, evening_id: str) -> Page:
+    """Hide or show the outlook for this evening (remembered; every phone follows)."""
+    _circle, _can_write, ev = _load(token, evening_id, write=True)
+    back = redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#outlook")
+    form = ButtonForm()
+    hidden = request.form.get("hidden")
+    if not form.validate():
+        flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
+        return back
+    if hidden not in ("0", "1"):
+        flash(_("Hide or show the outlook: nothing else can be chosen here."), "error")
+        return back
+    outlook_svc.set_hidden(ev, hidden == "1")
+    done = _("The outlook is hidden for this evening.") if hidden == "1" else _("The outlook is shown again.")
+    flash(done, "success")
+    return back
 
 
 def _submit(

@@ -30,7 +30,7 @@ from scorekeeper.history.housekeeping import view as history_view
 from scorekeeper.history.records import PaymentKind
 from scorekeeper.history.sample import sample_circle
 from scorekeeper.models import Circle, Evening, Player, utcnow
-from scorekeeper.services import circles, erase, evenings, housekeeping, memory, purse, restore
+from scorekeeper.services import circles, erase, evenings, housekeeping, memory, outlook, purse, restore
 from scorekeeper.services import digital_table as tables
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "history" / "export_v1.json"
@@ -79,6 +79,7 @@ def _rich_circle() -> Circle:
     fixed = replace(first, declarer_points=first.declarer_points + 1, defender_points=first.defender_points - 1)
     ev = evenings.correct_entry(ev, 0, fixed, expected_version=ev.version, request_id=rid(), author="Anna")
     ev = evenings.undo_last(ev, expected_version=ev.version, request_id=rid())
+    outlook.outlook_of(evenings.load_snapshot(ev), circle)  # a stored forecast (erased with the circle)
     tables.close_table(tables.open_table(ev, computers=(0, 1, 2), level="easy", rng=random.Random(1)))
     tables.close_table(tables.open_table(ev, rng=random.Random(2)))  # a hand left in play: never exported
     ev = evenings.get_evening(circle, ev.public_id)
@@ -231,6 +232,7 @@ def _rows_of_circle(circle_id: int) -> dict[str, int]:
         "entries": f"evening_id IN ({evenings_})",
         "cuts": f"evening_id IN ({evenings_})",
         "applied_requests": f"evening_id IN ({evenings_})",
+        "outlook_forecasts": f"evening_id IN ({evenings_})",
         "digital_tables": f"evening_id IN ({evenings_})",
         "table_seats": f"table_id IN ({tables_})",
         "table_hands": f"table_id IN ({tables_})",

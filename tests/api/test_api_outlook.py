@@ -1,0 +1,88 @@
+"""GET /api/v1/evenings/{id}/outlook and the evening's settings (issue 13): the documented
+shape for every variant, the definitions' numbers, the same figures on every read of a
+version, hidden when the table asks, and the setting refused to onlookers and for bad bodies."""
+
+from __future__ import annotations
+
+import pytest
+from api_helpers import HANDS, error_of, fill, new_circle, start
+from flask.testing import FlaskClient
+
+VARIANTS = list(HANDS)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_outlook_has_the_documented_shape_and_the_definitions(client: FlaskClient, variant: str) -> None:
+    api, view = new_circle(client)
+    ev, _n = fill(api, start(api, variant), 5)
+    e = f"/evenings/{ev['id']}/outlook"
+    out = api.ok("GET", e, schema="Outlook")
+    assert out["version"] == ev["version"] and out["hidden"] is False and out["variant"] == variant
+    assert len(out["sides"]) == len(ev["sides"]) and len(out["rows"]) == len(ev["slate"]["rows"])
+    assert out["simulations"] > 0 and len(out["seed"]) == 16
+    totals = ev["slate"]["totals"]
+    for s in out["sides"]:
+        assert s["min"] <= s["total"] <= s["max"] if variant == "three" else s["min"] == s["total"]
+        if variant != "three":
+            assert s["total"] == totals[s["side"]]
+        assert 0 <= s["win"] <= 1 and 0 <= s["shared"] <= 1
+    assert abs(sum(s["win"] for s in out["sides"]) + out["shared"] - 1) < 1e-9
+    for row in out["rows"]:
+        assert [c["side"] for c in row["cells"]] == list(range(len(ev["sides"])))
+        if variant == "three":
+            assert row["sticks"] is not None and row["potatoes"] is not None
+        else:
+            assert row["sticks"] is None
+            for c in row["cells"]:
+                assert (c["match_enough"] is None) == (not c["open"])
+    # the same figures on every read of the version, also through the onlookers' link
+    assert view.ok("GET", e, schema="Outlook") == out
+    assert api.ok("GET", e) == out
+
+
+def test_a_new_hand_gives_a_new_forecast(client: FlaskClient) -> None:
+    api, _view = new_circle(client)
+    ev, _n = fill(api, start(api, "teams"), 3)
+    before = api.ok("GET", f"/evenings/{ev['id']}/outlook")
+    ev, _n = fill(api, ev, 1)
+    after = api.ok("GET", f"/evenings/{ev['id']}/outlook")
+    assert after["version"] == before["version"] + 1 and after["seed"] != before["seed"]
+
+
+def test_a_complete_evening_is_decided(client: FlaskClient) -> None:
+    api, _view = new_circle(client)
+    ev, _n = fill(api, start(api, "club"))
+    out = api.ok("GET", f"/evenings/{ev['id']}/outlook", schema="Outlook")
+    totals = ev["slate"]["totals"]
+    if totals[0] != totals[1]:
+        best = max(range(2), key=lambda s: totals[s])
+        assert [s["decided"] for s in out["sides"]] == ["won" if i == best else "lost" for i in range(2)]
+        assert [s["win"] for s in out["sides"]] == [1.0 if i == best else 0.0 for i in range(2)]
+    assert all(c["open"] is False for r in out["rows"] for c in r["cells"])
+
+
+def test_the_table_can_hide_it(client: FlaskClient) -> None:
+    api, view = new_circle(client)
+    ev, _n = fill(api, start(api, "solo4"), 2)
+    e = f"/evenings/{ev['id']}"
+    assert api.ok("GET", e + "/settings", schema="Settings") == {"outlook_hidden": False}
+    assert api.ok("POST", e + "/settings", {"outlook_hidden": True}, schema="Settings") == {"outlook_hidden": True}
+    out = api.ok("GET", e + "/outlook", schema="Outlook")
+    assert out["hidden"] is True and out["sides"] == [] and out["rows"] == [] and out["seed"] is None
+    assert view.ok("GET", e + "/settings") == {"outlook_hidden": True}
+    assert api.ok("GET", e)["version"] == ev["version"]  # not a change of the slate
+    assert api.ok("POST", e + "/settings", {}, schema="Settings") == {"outlook_hidden": True}  # left as it is
+    assert api.ok("POST", e + "/settings", {"outlook_hidden": False})["outlook_hidden"] is False
+    assert api.ok("GET", e + "/outlook")["hidden"] is False
+
+
+def test_the_setting_is_refused_to_onlookers_and_for_bad_bodies(client: FlaskClient) -> None:
+    api, view = new_circle(client)
+    ev = start(api, "three")
+    e = f"/evenings/{ev['id']}/settings"
+    error_of(view.post(e, {"outlook_hidden": True}), 403)
+    error_of(api.post(e, {"outlook_hidden": "yes"}), 400)
+    error_of(api.post(e, {"outlook_hidden": True, "colour": "red"}), 400)
+    error_of(api.send("POST", e, None, data="x", headers={"Content-Type": "text/plain"}), 415)
+    error_of(api.get("/evenings/nope/outlook"), 404)
+    assert api.ok("GET", e) == {"outlook_hidden": False}
