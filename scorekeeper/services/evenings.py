@@ -20,7 +20,6 @@ from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..models import (
-    REQUEST_ID_LEN,
     AppliedRequest,
     Circle,
     CutRow,
@@ -156,14 +155,7 @@ def result(evening: Evening, slate: Slate | None = None) -> tuple[Result, Payout
 
 
 # --- starting ----------------------------------------------------------------------
-def _check_request_id(request_id: str) -> str:
-    if (
-        not isinstance(request_id, str)
-        or not 1 <= len(request_id) <= REQUEST_ID_LEN
-        or not (request_id.isascii() and request_id.isprintable())
-    ):
-        raise RuleError(N_("This form is out of date. Please try again."), "request_id")
-    return request_id
+_check_request_id = tx.check_request_id  # one rule for every request id (tx)
 
 
 def start_evening(
@@ -196,7 +188,7 @@ def start_evening(
                 found = existing(s)
                 if found is not None:
                     return found
-                players = _players_for(s, circle_id, names)
+                players = players_for(s, circle_id, names)
                 ev = Evening(
                     circle_id=circle_id,
                     ruleset=snapshot,
@@ -217,7 +209,7 @@ def start_evening(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _players_for(s: Session, circle_id: int, names: Sequence[str]) -> list[Player]:
+def players_for(s: Session, circle_id: int, names: Sequence[str]) -> list[Player]:
     """The players the names stand for now (housekeeping honoured: a renamed player's new
     or old name, a merged player's name give the player kept); new names join the circle."""
     ids = housekeeping.resolve(housekeeping.state_in(s, circle_id), names)

@@ -24,7 +24,7 @@ from ..game.errors import N_, RuleError
 from ..history import housekeeping as hk
 from ..history.records import Housekeeping, HousekeepingKind
 from ..history.records import Player as PlayerRecord
-from ..models import REQUEST_ID_LEN, Circle, Evening, HousekeepingRow, Player, Seat
+from ..models import Circle, Evening, HousekeepingRow, Player, Seat
 from . import tx
 from .errors import NotFound
 
@@ -36,11 +36,15 @@ __all__ = [
     "changes",
     "delete_evening",
     "evening_labels",
+    "events_of",
     "folded",
     "merge_players",
     "players_now",
     "preview",
+    "refuse_twice",
     "rename_player",
+    "resolve",
+    "state_in",
     "undo_change",
 ]
 
@@ -166,16 +170,6 @@ def changes(state: State) -> list[Change]:
 
 
 # --- the changes ----------------------------------------------------------------------------
-def _check_request_id(request_id: str) -> str:
-    if (
-        not isinstance(request_id, str)
-        or not 1 <= len(request_id) <= REQUEST_ID_LEN
-        or not (request_id.isascii() and request_id.isprintable())
-    ):
-        raise RuleError(N_("This form is out of date. Please try again."), "request_id")
-    return request_id
-
-
 def _event(
     kind: HousekeepingKind,
     *,
@@ -216,7 +210,7 @@ def _author(author: str | None) -> str | None:
 
 
 def _write(circle: Circle, event: Housekeeping, request_id: str) -> Housekeeping:
-    _check_request_id(request_id)
+    tx.check_request_id(request_id)
     who = _author(event.author)
     circle_id = circle.id
     with tx.write() as s:

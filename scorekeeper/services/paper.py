@@ -27,7 +27,7 @@ from ..scoring.final import Cut, draw_cut, final_result, ties
 from ..scoring.slate import Slate
 from . import tx
 from .circles import PLAYER_NAME_MAX, clean_name
-from .evenings import _check_request_id, _players_for
+from .evenings import players_for
 from .replay import hand_fields, ranking_text
 
 __all__ = ["PaperCell", "import_evening"]
@@ -64,7 +64,7 @@ def import_evening(
 ) -> Evening:
     """Write the typed slate as an ended evening; RuleError (nothing written) when a cell,
     a name or a cut breaks a rule. A repeated request id returns the evening it wrote."""
-    _check_request_id(request_id)
+    tx.check_request_id(request_id)
     n = ruleset.n_players
     names = [clean_name(name, limit=PLAYER_NAME_MAX, code="player_name") for name in player_names]
     if len(names) != n:
@@ -90,7 +90,7 @@ def import_evening(
         ).scalar_one_or_none()
         if found is not None:
             return found
-        players = _players_for(s, circle_id, names)
+        players = players_for(s, circle_id, names)
         ev = Evening(
             circle_id=circle_id,
             ruleset=ruleset.to_dict(),

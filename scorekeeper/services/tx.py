@@ -22,6 +22,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import ORMExecuteState, Session
 
 from ..extensions import db
+from ..game.errors import N_, RuleError
+from ..models import REQUEST_ID_LEN
 
 _IMMEDIATE: ContextVar[bool] = ContextVar("scorekeeper_sqlite_immediate", default=False)
 _ERASING: ContextVar[bool] = ContextVar("scorekeeper_erasing_circle", default=False)
@@ -53,6 +55,18 @@ def configure_engine(engine: Engine, *, busy_timeout_ms: int = 15000) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if _IMMEDIATE.get() else "BEGIN")
 
     _CONFIGURED.add(engine)
+
+
+def check_request_id(request_id: str) -> str:
+    """A change's request id: 1 to 64 printable ASCII characters (else ``request_id``: the
+    form is out of date). Every change carries one; a repeat is a no-op."""
+    if (
+        not isinstance(request_id, str)
+        or not 1 <= len(request_id) <= REQUEST_ID_LEN
+        or not (request_id.isascii() and request_id.isprintable())
+    ):
+        raise RuleError(N_("This form is out of date. Please try again."), "request_id")
+    return request_id
 
 
 def session() -> Session:
