@@ -182,6 +182,7 @@ def evening_dict(snap: EveningSnapshot, *, can_write: bool) -> Json:
         "id": snap.public_id,
         "status": snap.status,
         "ended_early": snap.ended_early,
+        "counts_in_money": snap.counts_in_money,
         "created_at": when(snap.created_at),
         "ended_at": when(snap.ended_at),
         "version": snap.version,

@@ -352,6 +352,10 @@ EVENING: Schema = obj(
         "id": STR,
         "status": STR,
         "ended_early": BOOL,
+        "counts_in_money": {
+            **BOOL,
+            "description": "False: ended early, and the table said it does not count in money.",
+        },
         "created_at": TIME,
         "ended_at": nullable(TIME),
         "version": INT,

@@ -65,13 +65,13 @@ def delete_confirm(token: str) -> Response | str | tuple[str, int]:
     if not form.validate():
         flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
     else:
-        name = circ.name
+        name, public_id = circ.name, circ.public_id
         try:
             erase.delete_circle(circ, typed_name=form.name.data or "")
         except RuleError as err:
             flash_error(err)
         else:
-            resp = make_response(render_template("data/deleted.html", name=name))
+            resp = make_response(render_template("data/deleted.html", name=name, public_id=public_id))
             resp.headers["Cache-Control"] = "no-store"
             return resp
     return render_template("data/delete_confirm.html", circle=circ, token=token, form=form), 422

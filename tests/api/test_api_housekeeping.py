@@ -87,7 +87,8 @@ def test_refusals_write_nothing(client: FlaskClient) -> None:
 
 def test_ending_early_says_whether_it_counts_in_money(client: FlaskClient) -> None:
     api, _view = new_circle(client)
-    _ended(api, early=True, counts_in_money=False)
+    ev = _ended(api, early=True, counts_in_money=False)
+    assert ev["counts_in_money"] is False
     assert all(net == 0 for _e, _w, net in _records(api).values())
     summaries = api.ok("GET", "/evenings", schema="EveningList")["evenings"]
     assert summaries[0]["counts_in_money"] is False and summaries[0]["ended_early"] is True

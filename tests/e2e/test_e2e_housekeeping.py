@@ -82,3 +82,22 @@ def test_data_and_paper_pages_fit_360(live_server: str, phone: Any) -> None:
     shot(page, "paper-slate-360")
     page.goto(live_server + "/restore")
     no_sideways_scroll(page)
+
+
+def test_delete_asked_twice_and_forgotten_by_the_browser(live_server: str, phone: Any) -> None:
+    page = phone()
+    write, _view = new_circle(page, live_server, "Sternen")
+    page.goto(live_server + "/")
+    assert page.locator("#my-circles", has_text="Sternen").count() == 1
+    page.goto(write)
+    page.click("text=Export, restore or delete the circle")
+    page.click("text=Delete this circle…")
+    page.wait_for_selector("text=Download the export (JSON) first")
+    page.click("text=Continue to delete")
+    page.fill("input[name=name]", "sternen")
+    no_sideways_scroll(page)
+    page.click("text=Delete for good")
+    page.wait_for_selector("text=has been erased")
+    page.goto(live_server + "/")
+    assert page.locator("#my-circles", has_text="Sternen").count() == 0
+    assert page.goto(write).status == 404
