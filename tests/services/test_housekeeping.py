@@ -172,3 +172,19 @@ def test_housekeeping_rows_are_append_only(app: Flask) -> None:
             db.session.execute(HousekeepingRow.__table__.update().values(name="x"))  # never an update
         db.session.rollback()
         assert db.session.execute(select(HousekeepingRow.name)).scalar_one() == "Anna Z."
+
+
+def test_a_slate_names_its_players_as_they_are_called_now(app: Flask) -> None:
+    """Merged into a player who never sat at this table and was renamed since: the slate
+    (the snapshot's five statements) shows the kept player's name now; undone, her own."""
+    with app.app_context():
+        circle, _w, _v = circles.create_circle("Sternen")
+        ev = _evening(circle, ["Vreni", "Sepp", "Anne"])
+        circles.add_player(circle, "Verena")
+        vreni, verena = _player(circle, "Vreni"), _player(circle, "Verena")
+        merged = housekeeping.merge_players(circle, vreni, verena, request_id=rid())
+        housekeeping.rename_player(circle, verena, "Verena Schmid-Kalbermatten", request_id=rid())
+        assert evenings.load_snapshot(ev).names == ("Verena Schmid-Kalbermatten", "Sepp", "Anne")
+        assert evenings.names_of(ev) == ("Verena Schmid-Kalbermatten", "Sepp", "Anne")
+        housekeeping.undo_change(circle, merged.seq, request_id=rid())
+        assert evenings.load_snapshot(ev).names == ("Vreni", "Sepp", "Anne")
