@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Flask
 
-from . import api, hosting, limits, ops, web
+from . import api, faults, hosting, limits, ops, web
 from . import config as cfg
 from .extensions import babel, compress, csrf, db, migrate, select_locale
 
@@ -55,6 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
         configure_engine(db.engine, busy_timeout_ms=int(app.config["SQLITE_BUSY_TIMEOUT_MS"]))
 
     ops.init_app(app)
+    faults.init_app(app)
     web.register(app)
     api.register(app)
     limits.init_app(app)  # by endpoint, so after every part is registered

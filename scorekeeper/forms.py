@@ -60,6 +60,13 @@ def new_request_id() -> str:
     return uuid.uuid4().hex
 
 
+def renew_request_id(form: Any) -> None:
+    """A form shown again after its request id was refused (used before with other values):
+    the next submit is a new request."""
+    form.request_id.data = new_request_id()
+    form.request_id.raw_data = None
+
+
 class PointsInput(NumberInput):
     """A text box that opens the phone's numeric keypad."""
 
@@ -320,6 +327,7 @@ __all__ = [
     "SUIT_ORDERS",
     "StartEveningForm",
     "new_request_id",
+    "renew_request_id",
     "start_form_class",
     "suit_order_default",
 ]

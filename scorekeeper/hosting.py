@@ -45,7 +45,8 @@ LOOPBACK_HOSTS = ("localhost", "::1")
 
 
 class App(Flask):
-    """Flask whose external URLs (``url_for(..., _external=True)``) come from ``absolute_url``."""
+    """Flask whose external URLs (``url_for(..., _external=True)``) come from ``absolute_url``,
+    and whose error log writes no link's token."""
 
     def url_for(
         self,
@@ -67,6 +68,12 @@ class App(Flask):
         return super().url_for(
             endpoint, _anchor=_anchor, _method=_method, _scheme=_scheme, _external=_external, **values
         )
+
+    def log_exception(self, exc_info: Any) -> None:
+        """Flask's "Exception on <path>" line, with the link's token written as ``…`` (as the access log)."""
+        from .web.accesslog import redact
+
+        self.logger.error(f"Exception on {redact(request.path)} [{request.method}]", exc_info=exc_info)
 
 
 def check_url(name: str, value: str) -> str:

@@ -123,6 +123,9 @@ class Evening(Model):
     # An evening ended early counts in the money totals only if the table said so when ending it.
     counts_in_money: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
     start_request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LEN))
+    # sha256 of what the start request asked (services.requests.digest): the same id with
+    # another body is refused. NULL for evenings started before it was kept.
+    start_digest: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # A table that does not want the outlook (issue 13): not computed, not shown; a setting, not a change of the slate.
@@ -259,6 +262,9 @@ class AppliedRequest(Model):
     request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN), primary_key=True)
     action: Mapped[str] = mapped_column(String(16))
     version: Mapped[int]  # the evening's version after the request
+    # sha256 of what the request asked (services.requests.digest): the same id with another
+    # body is refused (request_id_reused). NULL for requests applied before it was kept.
+    digest: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 

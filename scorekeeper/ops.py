@@ -1,4 +1,5 @@
-"""Operations: ``/healthz``, ``/readyz``, ``flask backup PATH`` and ``flask restore PATH``.
+"""Operations: ``/healthz``, ``/readyz``, ``flask backup PATH``, ``flask restore PATH`` and
+``flask new-write-link CIRCLE``.
 
 - ``/healthz``: the process answers (no database touched): 200.
 - ``/readyz``: the database answers and its schema is at the migrations' head: 200;
@@ -10,6 +11,8 @@
   circle and evening, so it asks first (``--yes`` to skip). A backup from a newer
   version of the app (a revision these migrations do not know) is refused; one from
   an older version is restored and needs ``flask db upgrade`` afterwards.
+- ``flask new-write-link CIRCLE``: when a circle's players lost their write link (or the
+  answer that carried a new one), the operator gives them a new one (asks first).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import click
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util import CommandError as AlembicError
-from flask import Blueprint, Flask, jsonify
+from flask import Blueprint, Flask, current_app, jsonify, url_for
 from flask.cli import with_appcontext
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.exc import SQLAlchemyError
@@ -33,6 +36,7 @@ from werkzeug.wrappers import Response
 
 from . import config as cfg
 from .extensions import db
+from .services import circles as circle_service
 
 bp = Blueprint("ops", __name__)
 
@@ -236,7 +240,41 @@ def restore_command(path: Path, yes: bool) -> None:
         click.echo("The backup is from an older version: run `flask db upgrade` before starting the app.")
 
 
+@click.command("new-write-link")
+@click.argument("circle")
+@click.option("--yes", is_flag=True, help="Do not ask before replacing the link.")
+@with_appcontext
+def new_write_link_command(circle: str, yes: bool) -> None:
+    """A new write link for CIRCLE (its id, or its exact name), whose players lost theirs.
+
+    The old write link stops working; the new one is printed once (from PUBLIC_URL when set).
+    """
+    found = circle_service.find_circles(circle)
+    if not found:
+        raise click.ClickException(f"no circle with the id or name {circle!r}")
+    if len(found) > 1:
+        listed = "\n".join(f"  {c.public_id}  {c.name}  (created {c.created_at:%Y-%m-%d})" for c in found)
+        raise click.ClickException(f"several circles are called {circle!r}; give one of their ids:\n{listed}")
+    (target,) = found
+    if not yes:
+        click.confirm(
+            f"Replace the write link of {target.name!r} ({target.public_id})? "
+            "Every phone with the old one loses access.",
+            abort=True,
+        )
+    token = circle_service.new_write_link(target)
+    app = current_app
+    base = app.config.get("PUBLIC_URL") or ""
+    with app.test_request_context(base_url=base or "http://localhost"):
+        link = url_for("circles.circle", token=token, _external=bool(base))
+    if base:
+        click.echo(f"New write link (shown once): {link}")
+    else:
+        click.echo(f"New write link (shown once; put the site's address in front): {link}")
+
+
 def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
+    app.cli.add_command(new_write_link_command)

@@ -1,7 +1,7 @@
 """housekeeping events, paper cells, evenings.counts_in_money, restored tables
 
 Revision ID: a4e2c9d17b30
-Revises: a4c2e9f17b30
+Revises: c4a9e2d7b1f3
 Create Date: 2026-12-01 05:00:00.000000
 
 issue 9.12 and issue 12: the circle's housekeeping (rename, merge, delete evening,
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = "a4e2c9d17b30"
-down_revision = "a4c2e9f17b30"
+down_revision = "c4a9e2d7b1f3"
 branch_labels = None
 depends_on = None
 

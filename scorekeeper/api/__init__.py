@@ -73,7 +73,9 @@ def _http_error(exc: HTTPException) -> Response:
 
 
 # Code-specific handlers: the pages' app-wide 404/403 handlers (HTML) must not answer here.
-for _code in (400, 403, 404, 405, 413, 415, 500):
+# 500 (and 503) are the app's fault handlers (``scorekeeper.faults``): they answer this shape
+# under /api/ and know whether anything was written.
+for _code in (400, 403, 404, 405, 413, 415):
     bp.register_error_handler(_code, _http_error)
 bp.register_error_handler(HTTPException, _http_error)
 

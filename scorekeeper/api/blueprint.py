@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, g, jsonify
+from sqlalchemy.exc import DBAPIError
 from werkzeug.wrappers import Response
 
 from ..game.contracts import Contract
 from ..game.hand_entry import HandEntry
 from ..models import Circle, Evening
 from ..services import evenings as svc
+from ..services import tx
 from .auth import can_write_now
 from .errors import ApiError
 from .registry import PREFIX, ApiRoutes, parameter
@@ -41,8 +43,20 @@ def answer(data: Any, status: int = 200, **headers: str) -> Response:
 
 
 def evening_answer(evening: Evening, status: int = 200) -> Response:
-    """The whole evening as it stands (its snapshot, read once)."""
-    return answer(evening_dict(svc.load_snapshot(evening), can_write=can_write_now()), status)
+    """The whole evening as it stands (its snapshot, read once).
+
+    After a write has committed, a lost connection while reading the answer is tried once
+    more on a fresh one (the answer comes from what was committed); a second failure goes
+    to the fault handler, which says that the change was saved.
+    """
+    try:
+        snap = svc.load_snapshot(evening)
+    except DBAPIError:
+        if tx.outcome() != tx.SAVED:
+            raise
+        tx.session().rollback()
+        snap = svc.load_snapshot(evening)
+    return answer(evening_dict(snap, can_write=can_write_now()), status)
 
 
 def hand_from_body(body: dict[str, Any]) -> HandEntry:

@@ -26,10 +26,15 @@ INFO = {
         "The chalk slate of Coiffeur Jass evenings as JSON. Authenticate with the circle's token: "
         "`Authorization: Bearer <token>` (or `X-Circle-Token: <token>`). The write token reads and writes; the "
         "view token only reads. Every change carries `expected_version` (409 with the fresh slate when stale) and "
-        'a `request_id` (a repeat is a no-op). Errors: `{"error": {"code", "message", "params"}}`, the '
-        "message in the language of `Accept-Language`. Seats are 0-based in playing order; in the team variants "
+        "a `request_id`: a repeat with the same body is a no-op that answers success (safe to resend after a "
+        "lost answer or an error); the same `request_id` with another body is 422 `request_id_reused` and writes "
+        'nothing. Errors: `{"error": {"code", "message", "params"}}`, the message in the language of '
+        "`Accept-Language`. Seats are 0-based in playing order; in the team variants "
         "seats 0+2 and 1+3 are sides 0 and 1. Money is in Rappen. Shape limits on top of the schemas: integers "
-        "within ±(2^53−1), strings up to 10,000 characters, lists up to 1,000 items, bodies up to 64 KiB."
+        "within ±(2^53−1), strings up to 10,000 characters, lists up to 1,000 items, bodies up to 64 KiB. "
+        "Any call may answer 503 with `Retry-After` when the database cannot be reached, and 500 on a fault; "
+        "their code says what was written: `unavailable`/`internal` (nothing), `saved_no_answer` (the change "
+        "was saved), `outcome_unknown` (it may have been): resending the same request is safe."
     ),
 }
 

@@ -57,6 +57,37 @@ def circle(circle: Circle) -> Response:
 
 
 @routes.operation(
+    "/circle/write-token",
+    "POST",
+    summary="Replace the write token",
+    tag="circles",
+    auth="write",
+    description="A new write token; the one sent with this request stops working at once, on every "
+    "worker and host, for every client that uses it (phones with the write link included). The new token "
+    "is in this answer only: keep it before anything else. No body.",
+    responses={200: ("The new write token (shown once)", "WriteTokenRenewed")},
+)
+def new_write_token(circle: Circle) -> Response:
+    token = circle_service.new_write_link(circle)
+    return answer({"circle": circle_dict(circle), "write_token": token})
+
+
+@routes.operation(
+    "/circle/view-token",
+    "POST",
+    summary="Replace the view token",
+    tag="circles",
+    auth="write",
+    description="A new view (onlookers) token; the old one stops working at once. The write token is unchanged. "
+    "No body.",
+    responses={200: ("The new view token (shown once)", "ViewTokenRenewed")},
+)
+def new_view_token(circle: Circle) -> Response:
+    token = circle_service.new_view_link(circle)
+    return answer({"circle": circle_dict(circle), "view_token": token})
+
+
+@routes.operation(
     "/players", "GET", summary="The circle's players", tag="players", responses={200: ("Players by name", "PlayerList")}
 )
 def players(circle: Circle) -> Response:

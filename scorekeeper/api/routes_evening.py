@@ -21,7 +21,7 @@ PATH_INDEX = parameter(
 )
 WRITE = {
     409: ("Stale `expected_version`: nothing written; the current version and the fresh slate", "StaleError"),
-    422: ("A rule forbids it (stable code and message)", "Error"),
+    422: ("A rule forbids it, or `request_id_reused`: the request id came before with another body", "Error"),
 }
 HAND_EXAMPLE = {
     "expected_version": 0,

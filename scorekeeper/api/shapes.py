@@ -498,6 +498,14 @@ RESPONSES: dict[str, Schema] = {
         description="The plain tokens are shown once; only their hashes are stored.",
     ),
     "Circle": obj({"id": STR, "name": STR, "created_at": TIME}),
+    "WriteTokenRenewed": obj(
+        {"circle": ref("Circle"), "write_token": STR},
+        description="The new write token, shown once; the one sent with this request no longer works.",
+    ),
+    "ViewTokenRenewed": obj(
+        {"circle": ref("Circle"), "view_token": STR},
+        description="The new view token, shown once; the old view token no longer works.",
+    ),
     "CircleView": obj(
         {"circle": ref("Circle"), "can_write": BOOL, "players": {"type": "array", "items": ref("Player")}}
     ),

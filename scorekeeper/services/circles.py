@@ -30,10 +30,12 @@ __all__ = [
     "add_player",
     "clean_name",
     "create_circle",
+    "find_circles",
     "get_or_create_player",
     "hash_token",
     "history",
     "new_view_link",
+    "new_write_link",
     "open_circle",
     "open_circle_for_write",
     "player_records",
@@ -81,6 +83,17 @@ def open_circle(token: str) -> tuple[Circle, bool]:
     return circle, can_write
 
 
+def find_circles(text: str) -> list[Circle]:
+    """The circles an operator means by ``text``: the one with that public id, else those of
+    that name (case-insensitive), oldest first."""
+    s = tx.session()
+    by_id = s.execute(select(Circle).where(Circle.public_id == text)).scalar_one_or_none()
+    if by_id is not None:
+        return [by_id]
+    clean = " ".join(text.split()).lower()
+    return list(s.execute(select(Circle).where(func.lower(Circle.name) == clean).order_by(Circle.id)).scalars())
+
+
 def open_circle_for_write(token: str) -> Circle:
     """As ``open_circle``, but a read-only link raises Forbidden."""
     circle, can_write = open_circle(token)
@@ -120,17 +133,30 @@ def add_player(circle: Circle, name: str) -> Player:
     return player
 
 
-def new_view_link(circle: Circle) -> str:
-    """A new onlookers (read-only) token for the circle; the old one stops working.
+def _new_token(circle: Circle, column: str) -> str:
+    """A new token in ``column`` (``write_token_hash`` or ``view_token_hash``): the old one
+    stops working at the commit, for every worker and host (a link is a lookup of its hash).
 
     Only its hash is stored; the plain token is returned once to be shown.
     """
-    view_token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    digest = hash_token(token)
     circle_id = circle.id
     with tx.write() as s:
-        row = s.get(Circle, circle_id)
+        row = s.execute(select(Circle).where(Circle.id == circle_id).with_for_update()).scalar_one_or_none()
         if row is None:
             raise NotFound(N_("This link does not open any circle."), "circle_not_found")
-        row.view_token_hash = hash_token(view_token)
-    circle.view_token_hash = hash_token(view_token)
-    return view_token
+        setattr(row, column, digest)
+    setattr(circle, column, digest)
+    return token
+
+
+def new_view_link(circle: Circle) -> str:
+    """A new onlookers (read-only) token for the circle; the old one stops working."""
+    return _new_token(circle, "view_token_hash")
+
+
+def new_write_link(circle: Circle) -> str:
+    """A new write token for the circle; the old one stops working (a leaked link is no
+    longer permanent). Every phone that used the old one loses access until given the new one."""
+    return _new_token(circle, "write_token_hash")

@@ -39,4 +39,19 @@ class Forbidden(RuleError):
         super().__init__(message, code, **params)
 
 
-__all__ = ["Forbidden", "NotFound", "RuleError", "StaleVersion"]
+class RequestIdReused(RuleError):
+    """A request id already applied came back with a different body; nothing was written."""
+
+    code = "request_id_reused"
+
+    def __init__(self) -> None:
+        super().__init__(
+            N_(
+                "This request was already sent once with other values; that first one counts. "
+                "Nothing was written now: check the slate, then send again if needed."
+            ),
+            "request_id_reused",
+        )
+
+
+__all__ = ["Forbidden", "NotFound", "RequestIdReused", "RuleError", "StaleVersion"]

@@ -1,8 +1,9 @@
 """Evenings: start, record hands, correct, undo, cut ties, end, result.
 
 Every change is one transaction: lock the evening row, replay a repeated request
-id as a no-op, check ``expected_version`` (``StaleVersion``, nothing written), check
-the rules through ``scorekeeper.scoring``, append rows, bump ``version``, commit.
+id as a no-op (the same id with another body: ``RequestIdReused``), check
+``expected_version`` (``StaleVersion``, nothing written), check the rules through
+``scorekeeper.scoring``, append rows, bump ``version``, commit.
 Nothing is ever updated in place or deleted except the evening's status/version.
 """
 
@@ -46,6 +47,7 @@ from .replay import (
     replay,
     ruleset_of,
 )
+from .requests import check_same, digest
 from .snapshot import (
     EveningSnapshot,
     cut_rows,
@@ -176,6 +178,7 @@ def start_evening(
         raise RuleError(N_("The first dealer must be one of the players."), "first_dealer")
     snapshot = ruleset.to_dict()
     circle_id = circle.id
+    asked = digest("start", ruleset=snapshot, players=names, first_dealer=first_dealer)
 
     def existing(s: Session) -> Evening | None:
         return s.execute(
@@ -187,6 +190,7 @@ def start_evening(
             with tx.write() as s:
                 found = existing(s)
                 if found is not None:
+                    check_same(found.start_digest, asked)
                     return found
                 players = players_for(s, circle_id, names)
                 ev = Evening(
@@ -194,6 +198,7 @@ def start_evening(
                     ruleset=snapshot,
                     first_dealer=first_dealer,
                     start_request_id=request_id,
+                    start_digest=asked,
                     version=0,
                     status="open",
                     ended_early=False,
@@ -235,14 +240,25 @@ def _lock(s: Session, evening_id: int) -> Evening:
 
 
 def _apply(
-    evening: Evening, *, expected_version: int, request_id: str, action: str, change: Change, ended_ok: bool = False
+    evening: Evening,
+    *,
+    expected_version: int,
+    request_id: str,
+    action: str,
+    asked: dict[str, object],
+    change: Change,
+    ended_ok: bool = False,
 ) -> Evening:
+    """Run ``change`` once per request id. ``asked``: the request's parameters (their digest
+    is kept; the same id with other parameters raises ``RequestIdReused``)."""
     _check_request_id(request_id)
     evening_id = evening.id
+    fingerprint = digest(action, **asked)
     with tx.write() as s:
         ev = _lock(s, evening_id)
         seen = s.get(AppliedRequest, (evening_id, request_id))
         if seen is not None:
+            check_same(seen.digest, fingerprint, same_action=seen.action == action)
             return ev  # a double tap or a replayed request: recorded once already
         if ev.version != expected_version:
             raise StaleVersion(ev.version)
@@ -250,7 +266,11 @@ def _apply(
             raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
         if change(s, ev):
             ev.version += 1
-        s.add(AppliedRequest(evening_id=evening_id, request_id=request_id, action=action, version=ev.version))
+        s.add(
+            AppliedRequest(
+                evening_id=evening_id, request_id=request_id, action=action, version=ev.version, digest=fingerprint
+            )
+        )
     return ev
 
 
@@ -312,7 +332,14 @@ def record_hand(
         )
         return True
 
-    return _apply(evening, expected_version=expected_version, request_id=request_id, action="hand", change=change)
+    return _apply(
+        evening,
+        expected_version=expected_version,
+        request_id=request_id,
+        action="hand",
+        asked={"entry": hand_fields(entry), "digital": digital, "author": who},
+        change=change,
+    )
 
 
 def correct_entry(
@@ -352,7 +379,14 @@ def correct_entry(
         )
         return True
 
-    return _apply(evening, expected_version=expected_version, request_id=request_id, action="correction", change=change)
+    return _apply(
+        evening,
+        expected_version=expected_version,
+        request_id=request_id,
+        action="correction",
+        asked={"index": index, "entry": hand_fields(entry), "author": who},
+        change=change,
+    )
 
 
 def undo_last(evening: Evening, *, expected_version: int, request_id: str, author: str | None = None) -> Evening:
@@ -377,7 +411,14 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
         )
         return True
 
-    return _apply(evening, expected_version=expected_version, request_id=request_id, action="undo", change=change)
+    return _apply(
+        evening,
+        expected_version=expected_version,
+        request_id=request_id,
+        action="undo",
+        asked={"author": who},
+        change=change,
+    )
 
 
 def _add_cut(s: Session, evening_id: int, cut: Cut, tie: Tie, request_id: str) -> None:
@@ -406,7 +447,10 @@ def set_cut(evening: Evening, cut: Cut, *, expected_version: int, request_id: st
         _add_cut(s, ev.id, cut, tie, request_id)
         return True
 
-    return _apply(evening, expected_version=expected_version, request_id=request_id, action="cut", change=change)
+    asked = {"row_key": cut.row_key, "end": cut.end, "winner": cut.winner, "drawn": cut.drawn, "order": cut.order}
+    return _apply(
+        evening, expected_version=expected_version, request_id=request_id, action="cut", asked=asked, change=change
+    )
 
 
 def _draw_missing(s: Session, ev: Evening, slate: Slate, rng: random.Random, request_id: str) -> bool:
@@ -423,7 +467,9 @@ def draw_cuts(evening: Evening, *, expected_version: int, request_id: str, rng: 
     def change(s: Session, ev: Evening) -> bool:
         return _draw_missing(s, ev, _slate(s, ev), generator, request_id)
 
-    return _apply(evening, expected_version=expected_version, request_id=request_id, action="draw_cuts", change=change)
+    return _apply(
+        evening, expected_version=expected_version, request_id=request_id, action="draw_cuts", asked={}, change=change
+    )
 
 
 def end_evening(
@@ -457,7 +503,14 @@ def end_evening(
         ev.ended_at = utcnow()
         return True
 
-    return _apply(evening, expected_version=expected_version, request_id=request_id, action="end", change=change)
+    return _apply(
+        evening,
+        expected_version=expected_version,
+        request_id=request_id,
+        action="end",
+        asked={"early": early},
+        change=change,
+    )
 
 
 def reopen_evening(evening: Evening, *, expected_version: int, request_id: str) -> Evening:
@@ -478,5 +531,11 @@ def reopen_evening(evening: Evening, *, expected_version: int, request_id: str) 
         return True
 
     return _apply(
-        evening, expected_version=expected_version, request_id=request_id, action="reopen", change=change, ended_ok=True
+        evening,
+        expected_version=expected_version,
+        request_id=request_id,
+        action="reopen",
+        asked={},
+        change=change,
+        ended_ok=True,
     )

@@ -2,7 +2,8 @@
 
 One call = one transaction with the circle row locked (PostgreSQL ``FOR UPDATE``;
 SQLite's ``BEGIN IMMEDIATE`` already serializes writers). A repeated request id is a
-no-op that answers the row it wrote the first time (a double tap records once). The
+no-op that answers the row it wrote the first time (a double tap records once); the
+same request id asking for something else raises ``RequestIdReused``. The
 new row is checked by the history's gate (``history.purse.verify_settlement``)
 against the players in force (housekeeping applied) and the log so far; a refused row
 raises its ``RuleError`` and writes nothing.
@@ -22,7 +23,7 @@ from ..history.records import PaymentKind, Settlement
 from ..models import Circle, SettlementRow
 from . import tx
 from .circles import PLAYER_NAME_MAX, clean_name
-from .errors import NotFound
+from .errors import NotFound, RequestIdReused
 from .memory import load_record, player_key
 
 
@@ -42,6 +43,11 @@ def _player_id(key: str | None) -> int | None:
     return None if key is None else int(key)
 
 
+def _asked(row: Settlement) -> tuple[object, ...]:
+    """What a request asked for (its seq and time of writing aside)."""
+    return (row.kind, row.supersedes, row.payer, row.payee, row.rappen, row.paid_at, row.entered_by)
+
+
 def append(circle: Circle, payment: Payment, *, request_id: str, entered_by: str | None = None) -> Settlement:
     """Append one row to the circle's purse; returns it as the history reads it."""
     author = clean_name(entered_by, limit=PLAYER_NAME_MAX, code="player_name") if entered_by else None
@@ -55,9 +61,7 @@ def append(circle: Circle, payment: Payment, *, request_id: str, entered_by: str
             select(SettlementRow.seq).where(mine, SettlementRow.request_id == request_id)
         ).scalar_one_or_none()
         record = load_record(locked)
-        if done is not None:  # a double tap: the first one wrote it
-            return next(row for row in record.settlements if row.seq == done)
-        seq = max((row.seq for row in record.settlements), default=0) + 1
+        seq = done if done is not None else max((row.seq for row in record.settlements), default=0) + 1
         void = payment.kind is PaymentKind.VOID
         new = Settlement(
             seq=seq,
@@ -69,6 +73,11 @@ def append(circle: Circle, payment: Payment, *, request_id: str, entered_by: str
             paid_at=None if void else payment.paid_at,
             entered_by=author,
         )
+        if done is not None:  # a double tap: the first one wrote it; the same id asking otherwise is refused
+            first = next(row for row in record.settlements if row.seq == done)
+            if _asked(first) != _asked(new):
+                raise RequestIdReused()
+            return first
         view = housekeeping.view(record)
         verify_settlement([p.id for p in view.players], view.settlements, new)
         row = SettlementRow(

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
@@ -73,20 +73,44 @@ def session() -> Session:
     return db.session()
 
 
+# What the writes of this session (one request, one app context) came to: the error
+# handlers tell "nothing was written" from "saved" and from "not known" by it.
+NOTHING: Final = "nothing"  # no write committed, none was being committed
+SAVED: Final = "saved"  # a write committed (the failure came afterwards)
+UNKNOWN: Final = "unknown"  # a COMMIT was sent and failed: it may or may not have happened
+_OUTCOME = "scorekeeper.write_outcome"
+
+
 @contextmanager
 def write() -> Iterator[Session]:
     """A write transaction: commits on success, rolls back on any exception.
 
     A transaction the caller (a view) left open for reading is rolled back first
     (its objects are expired and reload fresh), so the write starts with the lock.
+    Its outcome is noted on the session (``outcome()``).
     """
     s = db.session()
     if s.in_transaction():
         s.rollback()
     token = _IMMEDIATE.set(True)
     try:
-        with s.begin():
+        s.begin()
+        try:
             yield s
+            s.flush()  # a refused row (a constraint) raises here: nothing was written
+        except BaseException:
+            with suppress(Exception):  # a lost connection may refuse the rollback too
+                s.rollback()
+            raise
+        try:
+            s.commit()
+        except BaseException:
+            s.info[_OUTCOME] = UNKNOWN
+            with suppress(Exception):
+                s.rollback()
+            raise
+        if s.info.get(_OUTCOME) != UNKNOWN:
+            s.info[_OUTCOME] = SAVED
     finally:
         _IMMEDIATE.reset(token)
 
@@ -101,6 +125,14 @@ def erasing() -> Iterator[None]:
         yield
     finally:
         _ERASING.reset(token)
+
+
+def outcome() -> str:
+    """``UNKNOWN`` when a commit of this session failed, else ``SAVED`` when a write
+    committed, else ``NOTHING``. Read by the error handlers only: it
+    touches no database."""
+    found: str = db.session().info.get(_OUTCOME, NOTHING)
+    return found
 
 
 def guard_append_only(*models: type) -> None:

@@ -17,6 +17,7 @@ from ..forms import (
     StartEveningForm,
     choices,
     new_request_id,
+    renew_request_id,
     start_form_class,
     suit_order_default,
 )
@@ -27,6 +28,7 @@ from ..present.labels import VARIANT_LABELS, VARIANT_SHORT, row_label
 from ..services import circles as circle_service
 from ..services import evenings as evening_service
 from ..services import housekeeping
+from ..services.errors import RequestIdReused
 from .common import flash_error, open_or_404, require_write
 
 bp = Blueprint("circles", __name__, url_prefix="/c/<token>")
@@ -65,6 +67,32 @@ def new_view_link(token: str) -> Response | tuple[str, int]:
             circle=circ,
             token=token,
             view_url=url_for("circles.circle", token=view_token, _external=True),
+        )
+    )
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.route("/write-link", methods=["GET", "POST"])
+def new_write_link(token: str) -> Response | tuple[str, int] | str:
+    """A new write link. GET: what it does, and the button (every other phone loses access);
+    POST: the old link stops working, the new one is shown once (this phone remembers it)."""
+    circ, can_write = open_or_404(token)
+    require_write(can_write)
+    form = ButtonForm()
+    if request.method == "GET":
+        return render_template("circles/write_link.html", circle=circ, token=token, button=form, write_url=None)
+    if not form.validate():  # only the CSRF token
+        flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
+        return redirect(url_for("circles.new_write_link", token=token))
+    write_token = circle_service.new_write_link(circ)
+    resp = make_response(
+        render_template(
+            "circles/write_link.html",
+            circle=circ,
+            token=write_token,
+            button=None,
+            write_url=url_for("circles.circle", token=write_token, _external=True),
         )
     )
     resp.headers["Cache-Control"] = "no-store"
@@ -183,6 +211,8 @@ def start(token: str) -> Response | str | tuple[str, int]:
                     )
                 except RuleError as err:
                     flash_error(err)
+                    if isinstance(err, RequestIdReused):
+                        renew_request_id(form)
                 except (ValueError, KeyError) as err:
                     flash(_("These options do not fit together: %(reason)s", reason=str(err)), "error")
                 else:

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from ..forms import ActionForm, ButtonForm, CutForm, HandForm, new_request_id
+from ..forms import ActionForm, ButtonForm, CutForm, HandForm, new_request_id, renew_request_id
 from ..game.errors import RuleError
 from ..i18n import _
 from ..models import Circle, Evening
@@ -20,7 +20,7 @@ from ..present.slate import build_slate_view, contract_choices
 from ..scoring.final import Cut
 from ..services import evenings as svc
 from ..services import outlook as outlook_svc
-from ..services.errors import NotFound, StaleVersion
+from ..services.errors import NotFound, RequestIdReused, StaleVersion
 from ..services.snapshot import EveningSnapshot
 from .common import evening_or_404, open_or_404, require_write, seat_names
 from .hand_form import entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
@@ -218,6 +218,8 @@ def _submit(
         ctx["form_messages"] = [("error", error_text(err, ruleset, snap.names))]
         ctx["invalid"] = _FIELD_OF_CODE.get(err.code)
         refresh_version(form, snap.version)
+        if isinstance(err, RequestIdReused):
+            renew_request_id(form)
         return rerender(ctx, form, 422)
     return redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#slate")
 

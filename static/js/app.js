@@ -11,7 +11,10 @@
   function remember(el) {
     var c = { id: el.dataset.id, name: el.dataset.name, url: el.dataset.url, write: el.dataset.write === "1", at: Date.now() };
     if (!c.url) return;
-    var list = readCircles().filter(function (x) { return x.url !== c.url; });
+    // A circle has one write link at a time: a new one (replaced) drops the old one.
+    var list = readCircles().filter(function (x) {
+      return x.url !== c.url && !(c.write && x.write && c.id && x.id === c.id);
+    });
     list.unshift(c);
     try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, 30))); } catch (e) { /* private mode */ }
   }

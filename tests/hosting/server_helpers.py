@@ -58,6 +58,12 @@ def wait_until_up(port: int, process: subprocess.Popen[bytes] | None, log: Path 
     raise RuntimeError(f"server on {port} did not come up:\n{log.read_text() if log else ''}")
 
 
+def workers_of(process: subprocess.Popen[bytes]) -> list[int]:
+    """The gunicorn master's worker processes (its children), by pid."""
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    return sorted(int(pid) for pid in children)
+
+
 def stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.send_signal(signal.SIGTERM)
@@ -69,7 +75,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def gunicorn(db_url: str, folder: Path, **settings: str) -> Iterator[Server]:
+def gunicorn(db_url: str, folder: Path, *, workers: int = 1, **settings: str) -> Iterator[Server]:
     """gunicorn -c python:scorekeeper.gunicorn_conf on 127.0.0.1:<free port>; ``settings`` become
     ``SCOREKEEPER_<NAME>`` variables. The database must be migrated already."""
     port = free_port()
@@ -81,7 +87,7 @@ def gunicorn(db_url: str, folder: Path, **settings: str) -> Iterator[Server]:
         SCOREKEEPER_INSTANCE_PATH=str(folder / "instance"),
         **{f"SCOREKEEPER_{k}": v for k, v in settings.items()},
     )
-    args = [sys.executable, "-m", "gunicorn", "-c", "python:scorekeeper.gunicorn_conf", "--workers", "1"]
+    args = [sys.executable, "-m", "gunicorn", "-c", "python:scorekeeper.gunicorn_conf", "--workers", str(workers)]
     args += ["--threads", "4", "--bind", f"127.0.0.1:{port}", "--access-logfile", "-", "scorekeeper.app:create_app()"]
     with log.open("wb") as out:
         process = subprocess.Popen(args, env=env, stdout=out, stderr=subprocess.STDOUT)

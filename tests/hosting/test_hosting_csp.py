@@ -123,6 +123,8 @@ def _walk_everything(client: FlaskClient) -> Walk:
     walk("GET", f"{API}/nowhere", status=404)
     walk("GET", "/static/css/app.css")
     walk("GET", "/healthz")
+    walk("GET", f"/c/{w}/write-link")  # replacing the write link: the confirm page, then the new link
+    walk("POST", f"/c/{w}/write-link")
     return walk
 
 

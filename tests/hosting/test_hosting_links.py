@@ -62,6 +62,10 @@ def _every_link(app: Flask, host: str) -> list[str]:
     )
     assert api_link.status_code == 200, api_link.get_data(as_text=True)
     shown.append(api_link.get_json()["link"])
+    confirm = client.get(f"/c/{write_token}/write-link", **environ).get_data(as_text=True)
+    replaced = client.post(f"/c/{write_token}/write-link", data={"csrf_token": csrf(confirm)}, **environ)
+    assert replaced.status_code == 200
+    shown += _links(replaced.get_data(as_text=True))  # the new write link, shown once
     return shown
 
 

@@ -79,9 +79,14 @@ def test_start_evening_checks_and_reuses_players(app: Flask) -> None:
         )
         assert ev.players[0].id == anna.id and [p.name for p in ev.players] == ["Anna", "Beat", "Carla"]
         again = evenings.start_evening(
-            circle, ruleset=rs, player_names=["X", "Y", "Z"], first_dealer=0, request_id=request_id
+            circle, ruleset=rs, player_names=["anna", "Beat", "Carla"], first_dealer=2, request_id=request_id
         )
         assert again.id == ev.id  # a double tap starts one evening
+        with pytest.raises(RuleError) as reused:  # the same request id asking for another evening
+            evenings.start_evening(
+                circle, ruleset=rs, player_names=["X", "Y", "Z"], first_dealer=0, request_id=request_id
+            )
+        assert reused.value.code == "request_id_reused"
         names = db.session.execute(select(Player.name).where(Player.circle_id == circle.id)).scalars().all()
         assert sorted(names) == ["Anna", "Beat", "Carla"]
         assert evenings.ruleset_of(ev) == rs  # the snapshot round-trips
