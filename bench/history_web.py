@@ -7,120 +7,40 @@ cells and early ends; N evenings, 500 by default) is written straight into a fre
 SQLite database (migrated), then every page of the circle's memory is asked for
 through Flask's test client, in process: the circle page, the history list, the
 statistics, a player's statistics, the ratings, the purse, the three charts (SVG) and
-the API's ledger. For each: the SQL statements it sent and the median time of R runs
-(warm: the worker has seen the circle once, as after the first visit).
+the API. For each: the time of the first visit, the SQL statements of a visit and the
+median time of R visits (warm: the worker keeps the circle's memory while its
+fingerprint is unchanged); then the statistics after a new evening and hand (only they
+are read again), and in a worker that has never seen the circle (everything is read).
 
 The last line is exactly:
-``history_web evenings=<n> max_statements=<k> max_ms=<x> circle_ms=<x> stats_ms=<x> purse_ms=<x> charts_ms=<x>``
+``history_web evenings=<n> max_statements=<k> max_ms=<x> circle_ms=<x> stats_ms=<x> purse_ms=<x> charts_ms=<x>
+after_change_ms=<x> cold_ms=<x>`` (one line)
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
+import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # shared_helpers.store_record
 
-from sqlalchemy import event, insert  # noqa: E402
+import flask_migrate  # noqa: E402
+from shared_helpers import counted, store_record  # noqa: E402
+from sqlalchemy import func, select  # noqa: E402
 
 from scorekeeper.app import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.history.records import CircleRecord  # noqa: E402
+from scorekeeper.game.hand_entry import HandEntry  # noqa: E402
+from scorekeeper.game.rulesets import Variant, default_ruleset  # noqa: E402
 from scorekeeper.history.sample import sample_circle  # noqa: E402
-from scorekeeper.models import Circle, CutRow, EntryRow, Evening, Player, Seat, utcnow  # noqa: E402
-from scorekeeper.services import circles  # noqa: E402
-
-
-def store(record: CircleRecord) -> tuple[str, str]:
-    """Write ``record`` as a new circle (bulk inserts; no checks): (write token, view token).
-    A benchmark's shortcut, not an import: the synthetic records are valid by construction."""
-    circle, write, view = circles.create_circle(record.name)
-    s = db.session()
-    ids: dict[str, int] = {}
-    for p in record.players:
-        row = Player(circle_id=circle.id, name=p.name, created_at=p.created_at or utcnow())
-        s.add(row)
-        s.flush()
-        ids[p.id] = row.id
-    entries: list[dict[str, Any]] = []
-    seats: list[dict[str, Any]] = []
-    cuts: list[dict[str, Any]] = []
-    for n, ev in enumerate(record.evenings):
-        row_ev = Evening(
-            circle_id=circle.id,
-            ruleset=ev.ruleset.to_dict(),
-            first_dealer=ev.first_dealer,
-            version=len(ev.log) + len(ev.cuts) + 1,
-            status=ev.status.value,
-            ended_early=not ev.counts_in_money,
-            created_at=ev.created_at or utcnow(),
-            ended_at=ev.ended_at,
-        )
-        s.add(row_ev)
-        s.flush()
-        seats += [{"evening_id": row_ev.id, "seat": i, "player_id": ids[p]} for i, p in enumerate(ev.seats)]
-        for item in ev.log:
-            e = item.entry
-            assert e is not None
-            entries.append(
-                {
-                    "evening_id": row_ev.id,
-                    "seq": item.seq,
-                    "kind": item.kind.value,
-                    "supersedes": item.supersedes,
-                    "row_key": e.row_key,
-                    "declarer_seat": e.declarer_seat,
-                    "contract": e.contract.code if e.contract else None,
-                    "declarer_points": e.declarer_points,
-                    "defender_points": e.defender_points,
-                    "match": e.match,
-                    "countermatch": e.countermatch,
-                    "seich": e.seich,
-                    "digital": False,
-                    "request_id": f"bench-{n}-{item.seq}",
-                    "created_at": item.created_at or utcnow(),
-                }
-            )
-        for i, c in enumerate(ev.cuts):
-            cuts.append(
-                {
-                    "evening_id": row_ev.id,
-                    "row_key": c.cut.row_key,
-                    "end_": c.cut.end,
-                    "ranking": ",".join(str(x) for x in c.cut.order),
-                    "winner": c.cut.winner,
-                    "drawn": c.cut.drawn,
-                    "request_id": f"bench-cut-{n}-{i}",
-                    "created_at": c.created_at or utcnow(),
-                }
-            )
-    s.execute(insert(Seat), seats)
-    s.execute(insert(EntryRow), entries)
-    if cuts:
-        s.execute(insert(CutRow.__table__), cuts)
-    s.commit()
-    assert db.session.get(Circle, circle.id) is not None
-    return write, view
-
-
-@contextmanager
-def counted() -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
+from scorekeeper.models import Player  # noqa: E402
+from scorekeeper.services import circles, evenings, memory  # noqa: E402
 
 
 def main() -> None:
@@ -133,25 +53,76 @@ def main() -> None:
         app = create_app(
             {"TESTING": True, "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False, "SQLALCHEMY_DATABASE_URI": url}
         )
+        logging.getLogger("alembic").setLevel(logging.WARNING)
         with app.app_context():
-            import flask_migrate
-
             flask_migrate.upgrade()
-            t0 = time.perf_counter()
-            write, _view = store(sample_circle(2026, evenings=args.evenings))
-            stored_ms = (time.perf_counter() - t0) * 1000
-            from scorekeeper.services import memory
-
+            record = sample_circle(2026, evenings=args.evenings, paper_rate=0.0)
+            write, _view = store_record(record)
+            player = db.session.execute(select(func.min(Player.id))).scalar()
+        base = f"/c/{write}"
+        pages = {
+            "circle": base,
+            "history page 2": f"{base}?page=2",
+            "statistics": f"{base}/stats",
+            "statistics, one season": f"{base}/stats?from=2026-01-01&to=2026-06-30",
+            "player": f"{base}/stats/players/{player}",
+            "ratings": f"{base}/ratings",
+            "purse": f"{base}/purse",
+            "chart money (SVG)": f"{base}/charts/money.svg",
+            "chart rating (SVG)": f"{base}/charts/rating-team.svg",
+            "chart contracts (SVG)": f"{base}/charts/contracts.svg?player={player}",
+            "chart money (PNG)": f"{base}/charts/money.png",
+            "API player stats": f"/api/v1/players/{player}/stats",
+            "API ledger": "/api/v1/ledger",
+        }
+        client = app.test_client()
+        headers = {"Authorization": f"Bearer {write}"}
+        hands = sum(len(ev.log) for ev in record.evenings)
+        print(f"circle: {args.evenings} evenings, {hands} hands, {len(record.players)} players (SQLite, in process)")
+        print(f"{'page':<26} {'first ms':>9} {'warm ms':>8} {'statements':>10}")
+        figures: dict[str, tuple[float, int]] = {}
+        with app.app_context():
+            for name, path in pages.items():
+                t0 = time.perf_counter()
+                assert client.get(path, headers=headers).status_code == 200, path
+                first = (time.perf_counter() - t0) * 1000
+                runs, counts = [], []
+                for _ in range(args.repeat):
+                    with counted() as seen:
+                        t0 = time.perf_counter()
+                        resp = client.get(path, headers=headers)
+                        runs.append((time.perf_counter() - t0) * 1000)
+                    assert resp.status_code == 200, path
+                    counts.append(len(seen))
+                warm = statistics.median(runs)
+                figures[name] = (warm, max(counts))
+                print(f"{name:<26} {first:>9.1f} {warm:>8.1f} {max(counts):>10}")
             circle, _w = circles.open_circle(write)
-            for _ in range(3):
-                db.session.remove()
-                circle, _w = circles.open_circle(write)
-                with counted() as seen:
-                    t0 = time.perf_counter()
-                    record = memory.load_record(circle)
-                    took = (time.perf_counter() - t0) * 1000
-                print(f"load_record: {len(record.evenings)} evenings, {len(seen)} statements, {took:.1f} ms")
-        print(f"stored in {stored_ms:.0f} ms")
+            rs = default_ruleset(Variant.THREE)
+            ev = evenings.start_evening(
+                circle, ruleset=rs, player_names=[p.name for p in record.players[:3]], first_dealer=0, request_id="bs"
+            )
+            hand = HandEntry(rs.rows[0].key, 0, None, 100, 57)
+            evenings.record_hand(ev, hand, expected_version=ev.version, request_id="bench-hand")
+            with counted() as seen:
+                t0 = time.perf_counter()
+                assert client.get(f"{base}/stats", headers=headers).status_code == 200
+                change_ms = (time.perf_counter() - t0) * 1000
+            what = f"{len(seen)} statements: only they are read"
+            print(f"statistics after a new evening and hand ({what}): {change_ms:.1f} ms")
+            memory.forget()
+            with counted() as seen:
+                t0 = time.perf_counter()
+                client.get(f"{base}/stats", headers=headers)
+                cold_ms = (time.perf_counter() - t0) * 1000
+            print(f"statistics in a worker that has not seen the circle ({len(seen)} statements): {cold_ms:.1f} ms")
+        charts = max(v[0] for k, v in figures.items() if k.startswith("chart"))
+        print(
+            f"history_web evenings={args.evenings} max_statements={max(c for _w, c in figures.values())} "
+            f"max_ms={max(w for w, _c in figures.values()):.1f} circle_ms={figures['circle'][0]:.1f} "
+            f"stats_ms={figures['statistics'][0]:.1f} purse_ms={figures['purse'][0]:.1f} charts_ms={charts:.1f} "
+            f"after_change_ms={change_ms:.1f} cold_ms={cold_ms:.1f}"
+        )
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
+    DateField,
     DecimalField,
     Field,
     HiddenField,
@@ -34,7 +35,7 @@ from wtforms.validators import (
     StopValidation,
     ValidationError,
 )
-from wtforms.widgets import CheckboxInput, ListWidget, NumberInput
+from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget, NumberInput
 
 from .game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, RuleSet, Variant, default_ruleset
 
@@ -225,6 +226,20 @@ class HandForm(FlaskForm):
         field = getattr(self, "seich", None)  # removed from the form outside the club variant
         return bool(field is not None and field.data)
 
+    def validate_seich(self, field: Field) -> None:
+        """A Seich is never recorded by surprise: ticked together with a row or points (a page
+        without its script shows them all), the form asks which of the two was meant."""
+        if not field.data:
+            return
+        piles = [f.raw_data[0] for f in (self.declarer_points, self.defender_points) if f.raw_data]
+        if self.row.data or any(str(p).strip() for p in piles):
+            raise ValidationError(
+                _l(
+                    "Seich is ticked, but a row or points are filled in. Untick Seich to write the hand, "
+                    "or clear the row and the points to record the Seich."
+                )
+            )
+
 
 class CutForm(ActionForm):
     """The result of a real cut at the table: which side ranks first in a tied row."""
@@ -267,6 +282,10 @@ class StartEveningForm(FlaskForm):
     )
     undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
     extra_rows = MultiCheckboxField(_l("Extra rows"), choices=choices(EXTRA_LABELS.items()))
+    jokers_play_extras = BooleanField(_l("A joker may also be played as an extra row"))
+    # the suit order and extra rows the factor list was shown for (``rulesets.typed_factors``)
+    shown_order = HiddenField()
+    shown_extras = HiddenField()
     stake_chf = ClearDecimalField(
         _l("Stake in CHF"),
         places=2,
@@ -331,3 +350,57 @@ __all__ = [
     "start_form_class",
     "suit_order_default",
 ]
+
+
+# --- the purse --------------------------------------------------------------------------
+AMOUNT_MESSAGE = _l("The amount is in francs, more than 0 and to the Rappen, for example 12.50.")
+AMOUNT_MAX = Decimal(1_000_000)
+
+
+class MoneyInput(NumberInput):
+    """A text box that opens the phone's keypad with a decimal point (``12.50``)."""
+
+    input_type = "text"
+
+    def __call__(self, field: Field, **kwargs: Any) -> Any:
+        kwargs.setdefault("inputmode", "decimal")
+        kwargs.setdefault("autocomplete", "off")
+        kwargs.setdefault("maxlength", "12")
+        return super().__call__(field, **kwargs)
+
+
+def whole_rappen(_form: FlaskForm, field: Field) -> None:
+    value = field.data
+    if value is not None and (value * 100) != (value * 100).to_integral_value():
+        raise ValidationError(str(AMOUNT_MESSAGE))
+
+
+class SettlementForm(FlaskForm):
+    """A payment of the purse (or, with ``supersedes``, its correction); choices are the
+    circle's players, filled by the view."""
+
+    payer = SelectField(_l("Who paid"), validators=[InputRequired(_l("Say who paid."))], validate_choice=True)
+    payee = SelectField(_l("To whom"), validators=[InputRequired(_l("Say to whom."))], validate_choice=True)
+    amount = ClearDecimalField(
+        _l("Amount (CHF)"),
+        widget=MoneyInput(),
+        message=AMOUNT_MESSAGE,
+        validators=[
+            InputRequired(AMOUNT_MESSAGE),
+            NumberRange(min=Decimal("0.01"), max=AMOUNT_MAX, message=AMOUNT_MESSAGE),
+            whole_rappen,
+        ],
+    )
+    paid_on = DateField(_l("Paid on"), validators=[InputRequired(_l("Say when the money was paid."))])
+    # a player of the circle from the list, or the name this phone remembers (the quick "paid today" buttons)
+    author = SelectField(_l("Entered by"), validators=[Optional(), Length(max=40)], validate_choice=False)
+    supersedes = IntegerField(widget=HiddenInput(), validators=[Optional()])
+    request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+
+
+class VoidForm(ButtonForm):
+    """Take a payment back: it never happened (the row stays in the log)."""
+
+    supersedes = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+    author = HiddenField(validators=[Optional(), Length(max=40)])

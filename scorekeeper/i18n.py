@@ -9,6 +9,7 @@ cards live in ``scorekeeper.present``.
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 import flask_babel
@@ -64,6 +65,9 @@ def format_locale() -> Locale:
 
 
 def _local(value: Any) -> Any:
+    """An instant in the user's time zone; a plain date (a season's bound) stays as it is."""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return value
     return flask_babel.to_user_timezone(value)
 
 

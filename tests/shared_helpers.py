@@ -12,7 +12,10 @@ each test folder, and this one, on the import path).
   ``hand_data``: a hand as the record form's fields;
 - hands of cards: ``any_ruleset`` (one row, ``any``, playable as any contract),
   ``contracts_for`` (every contract a table of that size plays), ``row_contracts``
-  (every contract a row accepts), ``deck_for`` (a deck that deals rigged hands).
+  (every contract a row accepts), ``deck_for`` (a deck that deals rigged hands);
+- ``store_record``: a ``history.records.CircleRecord`` (e.g. ``history.sample``) written
+  straight into the database as a new circle (statistics, purse and bench/history_web.py);
+  ``counted``: the SQL statements a block sends.
 """
 
 from __future__ import annotations
@@ -23,18 +26,22 @@ import os
 import random
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
 from flask import Flask
+from sqlalchemy import insert
 
 from scorekeeper.engine.actions import CONTRACTS
 from scorekeeper.game.cards import parse_cards
 from scorekeeper.game.contracts import Contract, Kind, all_contracts
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import BarrelRule, Row, RuleSet, Variant
+from scorekeeper.history.records import CircleRecord
+from scorekeeper.models import Circle, CutRow, EntryRow, Evening, Player, Seat, utcnow
 
 SOAK = os.environ.get("SCOREKEEPER_SOAK", "").strip().lower() in ("1", "true", "yes", "on")
 _ids = itertools.count(1)
@@ -187,3 +194,98 @@ def deck_for(hands: dict[int, str], n_players: int, dealer: int = 0, seed: int =
         deck.append(full[seat][taken[seat]])
         taken[seat] += 1
     return deck
+
+
+# --- a circle's history written straight into the database -----------------------------
+def store_record(record: CircleRecord) -> tuple[str, str]:
+    """Write ``record`` as a new circle (bulk inserts; no checks): (write token, view token).
+    A benchmark's shortcut, not an import: the synthetic records are valid by construction."""
+    from scorekeeper.extensions import db
+    from scorekeeper.services import circles
+
+    circle, write, view = circles.create_circle(record.name)
+    s = db.session()
+    ids: dict[str, int] = {}
+    for p in record.players:
+        row = Player(circle_id=circle.id, name=p.name, created_at=p.created_at or utcnow())
+        s.add(row)
+        s.flush()
+        ids[p.id] = row.id
+    entries: list[dict[str, Any]] = []
+    seats: list[dict[str, Any]] = []
+    cuts: list[dict[str, Any]] = []
+    for n, ev in enumerate(record.evenings):
+        row_ev = Evening(
+            circle_id=circle.id,
+            ruleset=ev.ruleset.to_dict(),
+            first_dealer=ev.first_dealer,
+            version=len(ev.log) + len(ev.cuts) + 1,
+            status=ev.status.value,
+            ended_early=not ev.counts_in_money,
+            created_at=ev.created_at or utcnow(),
+            ended_at=ev.ended_at,
+        )
+        s.add(row_ev)
+        s.flush()
+        seats += [{"evening_id": row_ev.id, "seat": i, "player_id": ids[p]} for i, p in enumerate(ev.seats)]
+        for item in ev.log:
+            e = item.entry
+            assert e is not None and e.cell is None, "the database stores no paper cells yet (sample with paper_rate=0)"
+            entries.append(
+                {
+                    "evening_id": row_ev.id,
+                    "seq": item.seq,
+                    "kind": item.kind.value,
+                    "supersedes": item.supersedes,
+                    "row_key": e.row_key,
+                    "declarer_seat": e.declarer_seat,
+                    "contract": e.contract.code if e.contract else None,
+                    "declarer_points": e.declarer_points,
+                    "defender_points": e.defender_points,
+                    "match": e.match,
+                    "countermatch": e.countermatch,
+                    "seich": e.seich,
+                    "digital": False,
+                    "request_id": f"bench-{n}-{item.seq}",
+                    "created_at": item.created_at or utcnow(),
+                }
+            )
+        for i, c in enumerate(ev.cuts):
+            cuts.append(
+                {
+                    "evening_id": row_ev.id,
+                    "row_key": c.cut.row_key,
+                    "end_": c.cut.end,
+                    "ranking": ",".join(str(x) for x in c.cut.order),
+                    "winner": c.cut.winner,
+                    "drawn": c.cut.drawn,
+                    "request_id": f"bench-cut-{n}-{i}",
+                    "created_at": c.created_at or utcnow(),
+                }
+            )
+    s.execute(insert(Seat), seats)
+    s.execute(insert(EntryRow), entries)
+    if cuts:
+        s.execute(insert(CutRow.__table__), cuts)
+    s.commit()
+    assert db.session.get(Circle, circle.id) is not None
+    return write, view
+
+
+@contextmanager
+def counted() -> Iterator[list[str]]:
+    """Every SQL statement sent to the database inside the block (in an app context)."""
+    from sqlalchemy import event
+
+    from scorekeeper.extensions import db
+
+    seen: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)

@@ -175,6 +175,7 @@ def ruleset_from(body: dict[str, Any]) -> RuleSet:
             stake=stake,
             deck=options.get("deck"),
             factors=options.get("factors") or None,
+            jokers_play_extras=bool(options.get("jokers_play_extras", False)),
         )
     except KeyError as err:
         raise ApiError("options_invalid", reason=f"no such row: {', '.join(map(str, err.args))}") from None

@@ -79,6 +79,11 @@ REQUESTS: dict[str, Schema] = {
             "extra_rows": {"type": "array", "items": {"type": "string", "enum": list(EXTRA_ROWS)}, "maxItems": 3},
             "barrel": {"type": "string", "enum": [b.value for b in BarrelRule]},
             "undenufe_six11": BOOL,
+            "jokers_play_extras": {
+                "type": "boolean",
+                "description": "Four players: a joker may also be played as one of the extra rows (default: "
+                "only as a suit, Obenabe or Undenufe).",
+            },
             "deck": {"type": "string", "enum": [d.value for d in DeckStyle]},
             "factors": {
                 "type": "object",
@@ -134,6 +139,24 @@ REQUESTS: dict[str, Schema] = {
         description="One hand. Points are required unless `seich` is true.",
     ),
     "Action": obj({**WRITE_FIELDS, "author": AUTHOR}, ["expected_version", "request_id"]),
+    "SettlementInput": obj(
+        {
+            "kind": {"type": "string", "enum": ["payment", "correction", "void"], "description": "Default `payment`."},
+            "supersedes": {**nullable(INT), "description": "Correction or void: the `seq` of the row it replaces."},
+            "payer_id": {**nullable(INT), "description": "Who paid (a player id); not for a void."},
+            "payee_id": {**nullable(INT), "description": "Who received it."},
+            "rappen": {**nullable(INT), "description": "How much, in Rappen (more than 0)."},
+            "paid_at": {
+                "type": ["string", "null"],
+                "maxLength": 64,
+                "description": "When the money changed hands: a day (`2026-11-30`, noon in the circle's time zone) "
+                "or a date-time with its offset.",
+            },
+            "entered_by": AUTHOR,
+            "request_id": REQUEST_ID,
+        },
+        ["request_id"],
+    ),
     "EndInput": obj(
         {
             **WRITE_FIELDS,
@@ -477,6 +500,107 @@ OUTLOOK: Schema = obj(
     "(the same numbers as the slate page). Definitions: docs/DECISIONS.md, Outlook.",
 )
 
+FILTER = obj(
+    {"from": nullable(STR), "to": nullable(STR), "variant": nullable(STR)},
+    description="The filter the figures are over (days included; null: open).",
+)
+HAND_REF = obj(
+    {
+        "evening": STR,
+        "ended_at": nullable(TIME),
+        "hand": INT,
+        "row_key": STR,
+        "contract": nullable(STR),
+        "points": INT,
+        "scored": INT,
+        "value": INT,
+        "match": BOOL,
+        "countermatch": BOOL,
+    }
+)
+SETTLEMENT = obj(
+    {
+        "seq": INT,
+        "kind": STR,
+        "supersedes": nullable(INT),
+        "payer_id": nullable(INT),
+        "payee_id": nullable(INT),
+        "rappen": nullable(INT),
+        "paid_at": nullable(TIME),
+        "entered_by": nullable(STR),
+        "created_at": nullable(TIME),
+        "in_force": BOOL,
+    }
+)
+LEDGER = obj(
+    {
+        "filter": FILTER,
+        "balances": {"type": "array", "items": obj({"player_id": INT, "name": STR, "rappen": INT})},
+        "transfers": {"type": "array", "items": obj({"payer_id": INT, "payee_id": INT, "rappen": INT})},
+        "fewest_proven": BOOL,
+        "settlements": {"type": "array", "items": SETTLEMENT},
+        "lines": {
+            "type": "array",
+            "items": obj(
+                {
+                    "when": nullable(TIME),
+                    "evening": nullable(STR),
+                    "payment": nullable(INT),
+                    "change": {"type": "array", "items": obj({"player_id": INT, "rappen": INT})},
+                }
+            ),
+        },
+    }
+)
+MEMORY: dict[str, Schema] = {
+    "PlayerStats": obj(
+        {
+            "player": obj({"id": INT, "name": STR}),
+            "filter": FILTER,
+            "evenings": INT,
+            "wins": INT,
+            "net_rappen": INT,
+            "money_evenings": INT,
+            "sticks": INT,
+            "potatoes": INT,
+            "hands": INT,
+            "paper_cells": INT,
+            "contracts": {
+                "type": "array",
+                "items": obj(
+                    {
+                        "kind": STR,
+                        "hands": INT,
+                        "points": INT,
+                        "average": NUMBER,
+                        "matches": INT,
+                        "countermatches": INT,
+                        "match_rate": NUMBER,
+                        "countermatch_rate": NUMBER,
+                        "best": HAND_REF,
+                        "worst": HAND_REF,
+                    }
+                ),
+            },
+            "ratings": {
+                "type": "array",
+                "items": obj({"ladder": STR, "mu": NUMBER, "sigma": NUMBER, "ordinal": NUMBER, "evenings": INT}),
+            },
+            "pairings": {
+                "type": "array",
+                "items": obj({"partner_id": INT, "evenings": INT, "wins": INT, "net_rappen": INT, "points": INT}),
+            },
+            "head_to_head": {
+                "type": "array",
+                "items": obj({"opponent_id": INT, "evenings": INT, "ahead": INT, "behind": INT, "level": INT}),
+            },
+        }
+    ),
+    "Ledger": LEDGER,
+    "Settlement": SETTLEMENT,
+    "SettlementWritten": obj({"settlement": SETTLEMENT, "ledger": LEDGER}),
+}
+
 RESPONSES: dict[str, Schema] = {
     "Error": obj({"error": ref("ErrorDetail")}),
     "ErrorDetail": ERROR["properties"]["error"],
@@ -573,6 +697,7 @@ RESPONSES: dict[str, Schema] = {
     "Outlook": OUTLOOK,
     "Settings": obj({"outlook_hidden": BOOL}),
     "OpenApi": {"type": "object"},
+    **MEMORY,
 }
 
 SCHEMAS: dict[str, Schema] = {**REQUESTS, **RESPONSES}

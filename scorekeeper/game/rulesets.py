@@ -209,7 +209,8 @@ def _suit_rows(order: Iterable[Suit], factors: Iterable[int]) -> list[Row]:
 
 
 def _jokers(rows: list[Row], keys: tuple[str, ...], factors: Iterable[int]) -> list[Row]:
-    """Joker rows may be played as any contract of the rule set's other rows."""
+    """Joker rows may be played as any contract of ``rows`` (the rule set's other rows, or those
+    a joker may stand for)."""
     kinds: list[Kind] = []
     for r in rows:
         for k in r.kinds:
@@ -258,10 +259,14 @@ def default_ruleset(
     stake: Stake | None = None,
     deck: DeckStyle | str | None = None,
     factors: dict[str, int] | None = None,
+    jokers_play_extras: bool = False,
 ) -> RuleSet:
     """The rule set of a variant with its defaults, adjusted by the given options.
 
     ``deck`` None: the variant's own (``default_deck``); ``stake`` None: ``stake_of(variant)``.
+    Four players: the optional rows get the factors after Undenufe and the jokers move up
+    behind them (RULES 6.2); a joker is played as a suit, Obenabe or Undenufe, and also as an
+    optional row only with ``jokers_play_extras`` (an evening option, off by default).
     """
     variant = Variant(variant)
     extras = [e for e in EXTRA_ROWS if e in set(extra_rows)]
@@ -286,10 +291,10 @@ def default_ruleset(
             Row("undenufe", (Kind.UNDENUFE,), 6),
         ]
         extra_kinds = {"slalom": Kind.SLALOM, "gustav": Kind.RIESENSLALOM, "tuo": Kind.TUO}
-        for i, e in enumerate(extras):
-            rows.append(Row(e, (extra_kinds[e],), 7 + i))
+        extra_rows_ = [Row(e, (extra_kinds[e],), 7 + i) for i, e in enumerate(extras)]
         f = 7 + len(extras)
-        rows += _jokers(rows, ("joker1", "joker2"), (f, f + 1))
+        rows, played = rows + extra_rows_, rows + (extra_rows_ if jokers_play_extras else [])
+        rows += _jokers(played, ("joker1", "joker2"), (f, f + 1))
     else:
         order = SUIT_ORDERS[suit_order or "club"]
         rows = _suit_rows(order, (1, 2, 3, 4)) + [
@@ -312,3 +317,15 @@ def default_ruleset(
         deck=default_deck(variant) if deck is None else DeckStyle(deck),
     )
     return rs.with_factors(factors) if factors else rs
+
+
+def typed_factors(shown: RuleSet, typed: dict[str, int | None]) -> dict[str, int]:
+    """The factors a table changed on a form that showed ``shown``'s factors: a factor left at
+    the value shown follows the defaults (so adding Slalom moves the jokers up, as when the
+    factors are not given at all), a changed one is kept; rows ``shown`` lacks are ignored."""
+    shown_factors = {r.key: r.factor for r in shown.rows}
+    return {
+        key: value
+        for key, value in typed.items()
+        if key in shown_factors and value is not None and value != shown_factors[key]
+    }

@@ -143,6 +143,18 @@ def short_names(names: Sequence[str]) -> list[str]:
     return short
 
 
+def short_members(ruleset: RuleSet, names: Sequence[str]) -> list[list[str]]:
+    """Per side: its players' short forms, unique within the evening (``labels.short_names``)."""
+    short = short_names(names)
+    return [[short[s] for s in ruleset.seats_of(side)] for side in range(ruleset.n_sides)]
+
+
+def names_key(names: Sequence[str]) -> list[tuple[str, str]]:
+    """(short form, full name) of every player whose short form is not the full name: the
+    key under a table whose headers use short forms, so every player is named in full."""
+    return [(short, full) for short, full in zip(short_names(names), names, strict=True) if short != full]
+
+
 def level_labels(levels: Sequence[str]) -> dict[str, str]:
     """The computer levels, in the order given, as the organiser reads them."""
     return {level: str(LEVEL_LABELS.get(level, level)) for level in levels}

@@ -9,7 +9,7 @@ from ..game.rulesets import Variant
 from ..i18n import _
 from ..scoring.final import Cut
 from ..services.snapshot import EveningSnapshot
-from .labels import hyphenate, marks_text, row_label, side_labels
+from .labels import hyphenate, marks_text, names_key, row_label, short_members, side_labels
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,8 @@ class ResultView:
     match_row: list[str] | None
     net_sticks: list[int] | None
     money: list[tuple[str, int]]  # per player (name, Rappen)
+    heads: list[list[str]]  # per side: its players' short names (the table's headers)
+    key: list[tuple[str, str]]  # (short, full) where the short form differs
     transfers: list[tuple[str, str, int]]  # (payer, payee, Rappen)
 
 
@@ -79,5 +81,7 @@ def result_view(snap: EveningSnapshot) -> ResultView | None:
         match_row=[marks_text(s, p) for s, p in result.match_row] if three else None,
         net_sticks=list(result.net) if result.net is not None else None,
         money=[(names[seat], pay.net[seat]) for seat in range(ruleset.n_players)],
+        heads=short_members(ruleset, names),
+        key=names_key(names),
         transfers=[(names[t.payer], names[t.payee], t.rappen) for t in pay.transfers],
     )

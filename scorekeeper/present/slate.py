@@ -12,8 +12,20 @@ from ..game.contracts import Contract, Kind, all_contracts
 from ..game.rulesets import Row, RuleSet, Variant
 from ..i18n import _
 from ..scoring.entries import is_misere
+from ..scoring.final import cancel_marks
+from ..scoring.outlook_three import current_net, row_ranges
 from ..services.snapshot import EveningSnapshot
-from .labels import barrel_rule_text, contract_label, contract_short, hyphenate, marks_text, row_label, side_labels
+from .labels import (
+    barrel_rule_text,
+    contract_label,
+    contract_short,
+    hyphenate,
+    marks_text,
+    names_key,
+    row_label,
+    short_members,
+    side_labels,
+)
 
 
 @dataclass(frozen=True)
@@ -56,16 +68,24 @@ class SlateView:
     sides: list[str]
     rows: list[RowView]
     totals: list[int]
-    marks: list[str] | None  # match row (THREE): sticks | and potatoes o per side
+    marks: list[str] | None  # match row (THREE): sticks | and potatoes o per side, cancelled as they count
     hands_dealt: int
     cells_filled: int
     n_cells: int
     complete: bool
     guide: Guide | None
-    raw: bool  # totals are raw points (THREE) rather than multiplied values
+    raw: bool  # THREE: the columns' sums mean nothing (sticks and potatoes count); ``sticks_now`` instead
     open_rows: dict[int, list[str]] = field(default_factory=dict)
-    members: list[list[str]] = field(default_factory=list)  # per side: the players' names (headers)
+    members: list[list[str]] = field(default_factory=list)  # per side: its players' short names (headers)
+    key: list[tuple[str, str]] = field(default_factory=list)  # (short, full) where the short form differs
+    chooser: dict[int, int] = field(default_factory=dict)  # per side: its seat whose turn it is to choose
+    sticks_now: list[int] | None = None  # THREE: net sticks known now (match row, rows written by all)
     imported: bool = False  # some cells were typed from a paper slate (the legend says so)
+
+    @property
+    def has_matches(self) -> bool:
+        """A match or countermatch is on the slate (its marks then get a key)."""
+        return any(c.match or c.countermatch for r in self.rows for c in r.cells)
 
 
 def _category(ruleset: RuleSet, row: Row) -> int:
@@ -85,6 +105,7 @@ def played_as_label(row: Row, contract: Contract | None, ruleset: RuleSet) -> st
 def build_slate_view(snap: EveningSnapshot) -> SlateView:
     ruleset, names, slate = snap.ruleset, snap.names, snap.slate
     n_sides = ruleset.n_sides
+    three = ruleset.variant is Variant.THREE
     last_index = len(slate.entries) - 1
     rows: list[RowView] = []
     for i, row in enumerate(ruleset.rows):
@@ -117,17 +138,30 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
         sides=side_labels(ruleset, names),
         rows=rows,
         totals=list(slate.totals),
-        marks=[marks_text(s, p) for s, p in slate.match_marks] if ruleset.variant is Variant.THREE else None,
+        marks=[marks_text(s, p) for s, p in cancel_marks(slate.match_marks)] if three else None,
         hands_dealt=slate.hands_dealt,
         cells_filled=len(slate.cells),
         n_cells=n_sides * len(ruleset.rows),
         complete=slate.complete,
         guide=build_guide(snap),
-        raw=ruleset.variant is Variant.THREE,
+        raw=three,
         open_rows={side: slate.open_rows(side) for side in range(n_sides)},
-        members=[[names[s] for s in ruleset.seats_of(side)] for side in range(n_sides)],
+        members=short_members(ruleset, names),
+        key=names_key(names),
+        chooser=choosers(snap),
+        sticks_now=current_net(slate, row_ranges(slate, snap.cuts, ended=not snap.is_open)) if three else None,
         imported=any(e.imported for e in slate.entries),
     )
+
+
+def choosers(snap: EveningSnapshot) -> dict[int, int]:
+    """Per side that may choose: the first of its seats in tonight's speaking order, the partner
+    a tapped cell takes as declarer (the turn guide's order, so the two never disagree)."""
+    out: dict[int, int] = {}
+    if snap.turn is not None:
+        for seat in snap.turn.speaking:
+            out.setdefault(snap.ruleset.side_of(seat), seat)
+    return out
 
 
 def build_guide(snap: EveningSnapshot) -> Guide | None:

@@ -234,7 +234,8 @@ def line_scene(chart: LineChart) -> Scene:
         firm = chart.zero_line and t == 0
         scene.shapes.append(Line(((left, sy(t)), (right, sy(t))), INK if firm else GRID, 1.5 if firm else 1.0))
         scene.shapes.append(Text(left - 6, sy(t) + 4, label, 11, "end"))
-    shown = sorted({0, n // 3, (2 * n) // 3, n - 1}) if n > 1 else [0] * n
+    # first, middle, last: three dates of the medium length fit 360 px without touching
+    shown = sorted({0, (n - 1) // 2, n - 1}) if n > 1 else [0] * n
     for j, i in enumerate(shown):
         anchor: Anchor = "start" if j == 0 and len(shown) > 1 else "end" if j == len(shown) - 1 else "middle"
         scene.shapes.append(Text(sx(i), bottom + 16, chart.x_labels[i], 11, anchor))

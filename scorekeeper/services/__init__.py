@@ -10,7 +10,9 @@ configuration comes in as arguments; the database session is ``extensions.db``'s
 - ``outlook``: an evening's outlook from its snapshot (forecast stored once per version), the
   setting to hide it, the poll's state.
 - ``memory``: load_record, the whole circle as ``history.records.CircleRecord`` in a
-  constant number of statements (statistics, ratings, the purse, charts, export).
+  constant number of statements (statistics, ratings, the purse, charts, export);
+  memory_of, the same kept per worker with what is derived from it.
+- ``purse``: append a settlement (payment, correction, void) to the circle's purse.
 - ``housekeeping``: rename, merge, delete a test evening, undo (appended events) and who
   is who now; ``restore``: export (JSON, CSV) and restore into a new circle; ``erase``:
   delete a circle for good; ``paper``: a past evening typed from a paper slate.

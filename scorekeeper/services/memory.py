@@ -3,21 +3,24 @@ constant number of SQL statements, whatever the number of evenings.
 
 ``load_record(circle)`` sends one statement per kind of row (``STATEMENTS`` of them):
 the players, the evenings, their seats, their entry rows, their cut rows, the digital
-hands of the circle's tables, the actions of those hands, and the purse's settlements. Columns are read as plain
-tuples (no ORM objects) and turned into the frozen records of ``scorekeeper.history``,
-from which statistics, ratings, the purse, charts and the export are derived.
+hands of the circle's tables, the actions of those hands, and the purse's settlements.
+Columns are read as plain tuples (no ORM objects) and turned into the frozen records of
+``scorekeeper.history``, from which statistics, ratings, the purse, charts and the
+export are derived.
 
 A digital hand goes into the record only once it is over: exactly when its result is on
-the slate, written under ``snapshot.digital_hand_request_id(table, number)`` (a hand
-still in play holds private cards; its actions are not even read).
+the slate, written under ``snapshot.digital_hand_request_id(table, number)``. A hand
+still in play holds private cards: it and its actions are left out.
 
 The housekeeping log (rename, merge, delete evening, undo; ``services.housekeeping``)
-is one statement more. Everything read goes through ``history.housekeeping.view``
-before it is shown.
+is one statement more, and its events join the ``fingerprint``. Everything read goes
+through ``history.housekeeping.view`` before it is shown.
 
-``memory_of(circle)`` is what pages read: the record and its view, kept per worker
-while the circle's ``fingerprint`` (one statement) says nothing changed, with what the
-pages derived from it (statistics, ratings, the purse, chart data) memoized alongside.
+``memory_of(circle)`` is what pages and the API read: the record and its view, kept per
+worker while the circle's ``fingerprint`` (one statement) says nothing changed; after a
+change only the evenings added or changed are read again (``RELOAD_STATEMENTS``). What
+the pages derive (statistics, ratings, the purse, chart data) is memoized alongside,
+and carried over while only evenings still open changed.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from typing import Any, Final, TypeVar, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, Text, func, select
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.orm import Session
 
 from ..game.contracts import Contract
@@ -37,6 +41,8 @@ from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..history import housekeeping
 from ..history.housekeeping import CircleView
+from ..history.purse import Purse, purse
+from ..history.ratings import Ladder, LadderRatings, ratings
 from ..history.records import (
     CircleRecord,
     CutEntry,
@@ -51,6 +57,7 @@ from ..history.records import (
     Settlement,
     Status,
 )
+from ..history.stats import ALL, CircleStats, Filter, circle_stats
 from ..models import (
     Circle,
     CutRow,
@@ -73,6 +80,10 @@ T = TypeVar("T")
 
 # players, evenings, seats, entries, cuts, digital hands, digital actions, settlements, housekeeping
 STATEMENTS: Final = 9
+# after a change: the fingerprint, the evenings' versions, then STATEMENTS for what changed
+RELOAD_STATEMENTS: Final = 2 + STATEMENTS
+RELOAD_IN_LIMIT: Final = 200  # more changed evenings than this: load the circle's evenings whole
+Which = ColumnElement[bool]  # which evenings to read (the circle's, or some of them by id)
 
 
 def player_key(player_id: int) -> str:
@@ -82,32 +93,21 @@ def player_key(player_id: int) -> str:
 
 @lru_cache(maxsize=256)
 def _ruleset(text: str) -> RuleSet:
+    """The stored rule set snapshot, read as text (evenings of one circle share a few: each
+    distinct one is parsed once)."""
     return RuleSet.from_dict(json.loads(text))
 
 
-def _ruleset_of(data: dict[str, Any]) -> RuleSet:
-    """The stored rule set snapshot (evenings of one circle share a few: parsed once each)."""
-    return _ruleset(json.dumps(data, sort_keys=True))
+@lru_cache(maxsize=1024)
+def _contract(code: str) -> Contract:
+    return Contract.parse(code)
 
 
-def _hand(row: Any) -> HandEntry | None:
-    if row.kind == "undo":
-        return None
-    return HandEntry(
-        row_key=row.row_key,
-        declarer_seat=row.declarer_seat,
-        contract=Contract.parse(row.contract) if row.contract else None,
-        declarer_points=row.declarer_points or 0,
-        defender_points=row.defender_points or 0,
-        match=row.match,
-        countermatch=row.countermatch,
-        seich=row.seich,
-        cell=row.cell,
-    )
+_KINDS: Final = {k.value: k for k in LogKind}
 
 
 def _players(s: Session, circle_id: int) -> tuple[Player, ...]:
-    rows = s.execute(
+    rows = s.connection().execute(
         select(PlayerRow.id, PlayerRow.name, PlayerRow.created_at)
         .where(PlayerRow.circle_id == circle_id)
         .order_by(PlayerRow.id)
@@ -115,11 +115,11 @@ def _players(s: Session, circle_id: int) -> tuple[Player, ...]:
     return tuple(Player(player_key(r.id), r.name, r.created_at) for r in rows)
 
 
-def _seats(s: Session, circle_id: int) -> dict[int, list[str]]:
-    rows = s.execute(
+def _seats(s: Session, which: Which) -> dict[int, list[str]]:
+    rows = s.connection().execute(
         select(Seat.evening_id, Seat.player_id)
         .join(Evening, Evening.id == Seat.evening_id)
-        .where(Evening.circle_id == circle_id)
+        .where(which)
         .order_by(Seat.evening_id, Seat.seat)
     )
     out: dict[int, list[str]] = defaultdict(list)
@@ -128,9 +128,9 @@ def _seats(s: Session, circle_id: int) -> dict[int, list[str]]:
     return out
 
 
-def _logs(s: Session, circle_id: int) -> tuple[dict[int, list[LogEntry]], set[str]]:
+def _logs(s: Session, which: Which) -> tuple[dict[int, list[LogEntry]], set[str]]:
     """Per evening its log rows in order; and every request id on a slate (digital hands over)."""
-    rows = s.execute(
+    rows = s.connection().execute(
         select(
             EntryRow.evening_id,
             EntryRow.seq,
@@ -151,41 +151,64 @@ def _logs(s: Session, circle_id: int) -> tuple[dict[int, list[LogEntry]], set[st
             EntryRow.created_at,
         )
         .join(Evening, Evening.id == EntryRow.evening_id)
-        .where(Evening.circle_id == circle_id)
+        .where(which)
         .order_by(EntryRow.evening_id, EntryRow.seq)
     )
     logs: dict[int, list[LogEntry]] = defaultdict(list)
     written: set[str] = set()
-    for r in rows:
-        logs[r.evening_id].append(
-            LogEntry(
-                seq=r.seq,
-                kind=LogKind(r.kind),
-                supersedes=r.supersedes,
-                entry=_hand(r),
-                digital=r.digital,
-                author=r.author,
-                created_at=r.created_at,
+    # A circle of 500 evenings holds ~13 000 rows: plain tuples, cached contracts and kinds.
+    for (
+        evening,
+        seq,
+        kind,
+        supersedes,
+        row_key,
+        seat,
+        contract,
+        dp,
+        op,
+        match,
+        cm,
+        seich,
+        cell,
+        digital,
+        rid,
+        author,
+        when,
+    ) in rows:
+        hand = None
+        if kind != "undo":
+            assert seat is not None  # a hand or correction row always names its declarer
+            hand = HandEntry(
+                row_key=row_key,
+                declarer_seat=seat,
+                contract=_contract(contract) if contract else None,
+                declarer_points=dp or 0,
+                defender_points=op or 0,
+                match=match,
+                countermatch=cm,
+                seich=seich,
+                cell=cell,
             )
-        )
-        if r.digital:
-            written.add(r.request_id)
+        logs[evening].append(LogEntry(seq, _KINDS[kind], supersedes, hand, digital, author, when))
+        if digital:
+            written.add(rid)
     return logs, written
 
 
-def _cuts(s: Session, circle_id: int) -> dict[int, list[CutEntry]]:
-    rows = s.execute(
+def _cuts(s: Session, which: Which) -> dict[int, list[CutEntry]]:
+    rows = s.connection().execute(
         select(
             CutRow.evening_id,
             CutRow.row_key,
-            CutRow.end,
+            CutRow.end.label("end"),
             CutRow.ranking,
             CutRow.winner,
             CutRow.drawn,
             CutRow.created_at,
         )
         .join(Evening, Evening.id == CutRow.evening_id)
-        .where(Evening.circle_id == circle_id)
+        .where(which)
         .order_by(CutRow.id)
     )
     out: dict[int, list[CutEntry]] = defaultdict(list)
@@ -196,10 +219,10 @@ def _cuts(s: Session, circle_id: int) -> dict[int, list[CutEntry]]:
     return out
 
 
-def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[DigitalHand]]:
+def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[DigitalHand]]:
     """Per evening the digital hands that are over, with their actions (two statements)."""
     hands = list(
-        s.execute(
+        s.connection().execute(
             select(
                 TableHand.id,
                 DigitalTable.public_id,
@@ -215,7 +238,7 @@ def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[Di
             )
             .join(DigitalTable, DigitalTable.id == TableHand.table_id)
             .join(Evening, Evening.id == DigitalTable.evening_id)
-            .where(Evening.circle_id == circle_id)
+            .where(which)
             .order_by(DigitalTable.id, TableHand.number)
         )
     )
@@ -223,7 +246,7 @@ def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[Di
     over = [h for h in hands if h.restored or digital_hand_request_id(h.public_id, h.number) in written]
     actions: dict[int, list[DigitalAction]] = defaultdict(list)
     keep = {h.id for h in over}
-    rows = s.execute(
+    rows = s.connection().execute(
         select(
             TableAction.hand_id,
             TableAction.seq,
@@ -235,7 +258,7 @@ def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[Di
         .join(TableHand, TableHand.id == TableAction.hand_id)
         .join(DigitalTable, DigitalTable.id == TableHand.table_id)
         .join(Evening, Evening.id == DigitalTable.evening_id)
-        .where(Evening.circle_id == circle_id)
+        .where(which)
         .order_by(TableAction.hand_id, TableAction.seq)
     )
     for a in rows:
@@ -260,9 +283,9 @@ def _digital(s: Session, circle_id: int, written: set[str]) -> dict[int, list[Di
     return out
 
 
-def _settlements(s: Session, circle_id: int) -> tuple[Settlement, ...]:
+def settlements(s: Session, circle_id: int) -> tuple[Settlement, ...]:
     """The purse's append-only log, in order."""
-    rows = s.execute(
+    rows = s.connection().execute(
         select(
             SettlementRow.seq,
             SettlementRow.kind,
@@ -298,13 +321,13 @@ def _housekeeping(s: Session, circle_id: int) -> tuple[Housekeeping, ...]:
     return events_of(s, circle_id)
 
 
-def _evenings(s: Session, circle_id: int) -> Sequence[Any]:
+def _evenings(s: Session, which: Which) -> Sequence[Any]:
     return list(
-        s.execute(
+        s.connection().execute(
             select(
                 Evening.id,
                 Evening.public_id,
-                Evening.ruleset,
+                sql_cast(Evening.ruleset, Text).label("ruleset"),  # text: parsed once per distinct rule set
                 Evening.first_dealer,
                 Evening.status,
                 Evening.created_at,
@@ -312,25 +335,23 @@ def _evenings(s: Session, circle_id: int) -> Sequence[Any]:
                 Evening.counts_in_money,
                 Evening.version,
             )
-            .where(Evening.circle_id == circle_id)
+            .where(which)
             .order_by(Evening.id)
         )
     )
 
 
-def load_record(circle: Circle) -> CircleRecord:
-    """The whole circle as stored (every evening, open ones too), in ``STATEMENTS`` statements."""
-    s = tx.session()
-    players = _players(s, circle.id)
-    evening_rows = _evenings(s, circle.id)
-    seats = _seats(s, circle.id)
-    logs, written = _logs(s, circle.id)
-    cuts = _cuts(s, circle.id)
-    digital = _digital(s, circle.id, written)
-    evenings = tuple(
-        EveningRecord(
+def _evening_records(s: Session, which: Which) -> dict[int, EveningRecord]:
+    """The evenings ``which`` selects, by database id (six statements, whatever their number)."""
+    evening_rows = _evenings(s, which)
+    seats = _seats(s, which)
+    logs, written = _logs(s, which)
+    cuts = _cuts(s, which)
+    digital = _digital(s, which, written)
+    return {
+        ev.id: EveningRecord(
             id=ev.public_id,
-            ruleset=_ruleset_of(ev.ruleset),
+            ruleset=_ruleset(ev.ruleset),
             first_dealer=ev.first_dealer,
             seats=tuple(seats[ev.id]),
             log=tuple(logs[ev.id]),
@@ -343,23 +364,37 @@ def load_record(circle: Circle) -> CircleRecord:
             version=ev.version,
         )
         for ev in evening_rows
-    )
+    }
+
+
+def _record(s: Session, circle: Circle, evenings: dict[int, EveningRecord]) -> CircleRecord:
+    """The circle around its evenings (in the order they were stored): players, settlements."""
     return CircleRecord(
         name=circle.name,
-        players=players,
-        evenings=evenings,
-        settlements=_settlements(s, circle.id),
+        players=_players(s, circle.id),
+        evenings=tuple(evenings[k] for k in sorted(evenings)),
+        settlements=settlements(s, circle.id),
         housekeeping=_housekeeping(s, circle.id),
         created_at=circle.created_at,
     )
 
 
+def load_record(circle: Circle) -> CircleRecord:
+    """The whole circle as stored (every evening, open ones too), in ``STATEMENTS`` statements."""
+    s = tx.session()
+    return _record(s, circle, _evening_records(s, Evening.circle_id == circle.id))
+
+
 # --- the cached memory ------------------------------------------------------------------
-def fingerprint(circle: Circle) -> tuple[int, ...]:
+Fingerprint = tuple[int | str, ...]  # the figures below, then the circle's row id and public id
+
+
+def fingerprint(circle: Circle) -> Fingerprint:
     """What the circle's stored history is now, in one statement: it changes whenever a row
     the record is made of is added or changed (an evening's version grows with every change
     of its log, cuts and status; players, settlements and housekeeping events are only
-    ever added)."""
+    ever added). The circle's row id and public id end it: a circle deleted for good and
+    one restored under a reused row id never share a fingerprint with an old copy."""
     cid = circle.id
     of_evenings = Evening.circle_id == cid
     of_players = PlayerRow.circle_id == cid
@@ -370,55 +405,121 @@ def fingerprint(circle: Circle) -> tuple[int, ...]:
         select(func.count(PlayerRow.id)).where(of_players),
         select(func.max(PlayerRow.id)).where(of_players),
         select(func.count(SettlementRow.id)).where(SettlementRow.circle_id == cid),
+        select(func.max(SettlementRow.id)).where(SettlementRow.circle_id == cid),
         select(func.count(HousekeepingRow.id)).where(HousekeepingRow.circle_id == cid),
+        select(func.max(HousekeepingRow.id)).where(HousekeepingRow.circle_id == cid),
     )
     row = tx.session().execute(select(*(p.scalar_subquery() for p in parts))).one()
-    return tuple(int(x or 0) for x in row)
+    return (*(int(x or 0) for x in row), cid, circle.public_id)
+
+
+MEMO_SIZE: Final = 64  # derived values kept per memory (filters x languages x pages' pieces)
+
+
+class _Memo:
+    """Values derived once, shared by every visit (and every thread) of one worker."""
+
+    __slots__ = ("values", "lock")
+
+    def __init__(self) -> None:
+        self.values: dict[Hashable, object] = {}
+        self.lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], T]) -> T:
+        with self.lock:
+            if key in self.values:
+                return cast(T, self.values[key])
+        value = make()
+        with self.lock:
+            while len(self.values) >= MEMO_SIZE:  # many different filters: the oldest go first
+                del self.values[next(iter(self.values))]
+            return cast(T, self.values.setdefault(key, value))
+
+
+def settled_key(record: CircleRecord) -> Hashable:
+    """What everything but the list of evenings is derived from: the ended evenings (by id
+    and version), the players, the settlements and the housekeeping. Recording a hand in an
+    evening still open leaves it unchanged, so statistics, ratings, the purse and the
+    charts are not derived again while a table plays."""
+    ended = tuple((ev.id, ev.version) for ev in record.evenings if ev.ended)
+    return (ended, record.players, record.settlements, record.housekeeping)
 
 
 class Memory:
     """A circle's record and its housekeeping view, with what pages derived from it
-    (``derive``: computed once per fingerprint, whatever the number of visits)."""
+    (``derive``: computed once per fingerprint, whatever the number of visits; carried over
+    to the next memory while its ``settled_key`` is the same, unless ``open_too``)."""
 
-    __slots__ = ("key", "record", "view", "_memo", "_lock")
+    __slots__ = ("key", "record", "by_id", "view", "settled", "_memo", "_settled_memo")
 
-    def __init__(self, key: tuple[int, ...], record: CircleRecord) -> None:
+    def __init__(
+        self, key: Fingerprint, record: CircleRecord, by_id: dict[int, EveningRecord], before: Memory | None = None
+    ) -> None:
         self.key = key
         self.record = record
+        self.by_id = by_id  # the evenings by database id (what a later load may keep)
+        self.settled = settled_key(record)
         self.view: CircleView = housekeeping.view(record)
-        self._memo: dict[Hashable, object] = {}
-        self._lock = threading.Lock()
+        self._memo = _Memo()
+        same = before is not None and before.settled == self.settled
+        self._settled_memo: _Memo = before._settled_memo if same and before is not None else _Memo()
 
-    def derive(self, key: Hashable, make: Callable[[], T]) -> T:
-        with self._lock:
-            if key in self._memo:
-                return cast(T, self._memo[key])
-        value = make()
-        with self._lock:
-            self._memo.setdefault(key, value)
-        return value
+    def derive(self, key: Hashable, make: Callable[[], T], *, open_too: bool = False) -> T:
+        """``make()`` once; ``open_too``: it reads the evenings still open as well."""
+        return (self._memo if open_too else self._settled_memo).get(key, make)
+
+    def stats(self, flt: Filter = ALL) -> CircleStats:
+        return self.derive(("stats", flt), lambda: circle_stats(self.view, flt))
+
+    def ratings(self, flt: Filter = ALL) -> dict[Ladder, LadderRatings]:
+        return self.derive(("ratings", flt), lambda: ratings(self.view, flt))
+
+    def purse(self, flt: Filter = ALL) -> Purse:
+        return self.derive(("purse", flt), lambda: purse(self.view, flt))
 
 
 CACHED_CIRCLES: Final = 8  # per worker: a 500-evening circle holds a few MB
-# Keyed by the circle's id AND public id: a deleted circle's id may be given again (SQLite).
-_CACHE: OrderedDict[tuple[int, str], Memory] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, int, str], Memory] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 
 
+def _versions(s: Session, circle_id: int) -> dict[int, int]:
+    rows = s.connection().execute(select(Evening.id, Evening.version).where(Evening.circle_id == circle_id))
+    return {r.id: r.version for r in rows}
+
+
+def _slot(s: Session, circle: Circle) -> tuple[str, int, str]:
+    """Where a circle's memory is kept: the database, the circle's row id AND its public id
+    (a restored backup or another test database may hold a different circle under the same
+    row id; a circle deleted for good may see its row id given again)."""
+    return (s.get_bind().engine.url.render_as_string(hide_password=True), circle.id, circle.public_id)
+
+
 def memory_of(circle: Circle) -> Memory:
-    """The circle's memory: one statement when nothing changed since the last visit (the
-    fingerprint), else one more load (``STATEMENTS``)."""
+    """The circle's memory. One statement (the fingerprint) when nothing changed since the
+    last visit; after a change, the evenings' versions, then only the evenings added or
+    changed since (and the players and settlements): ``RELOAD_STATEMENTS``, however many
+    evenings the circle has; the first visit of a worker loads everything."""
     key = fingerprint(circle)
-    slot = (circle.id, circle.public_id)
+    s = tx.session()
+    where = _slot(s, circle)
     with _CACHE_LOCK:
-        found = _CACHE.get(slot)
+        found = _CACHE.get(where)
         if found is not None and found.key == key:
-            _CACHE.move_to_end(slot)
+            _CACHE.move_to_end(where)
             return found
-    fresh = Memory(key, load_record(circle))
+    if found is None:
+        by_id = _evening_records(s, Evening.circle_id == circle.id)
+    else:
+        now = _versions(s, circle.id)
+        stale = [i for i, v in now.items() if i not in found.by_id or found.by_id[i].version != v]
+        which = Evening.id.in_(stale) if len(stale) <= RELOAD_IN_LIMIT else Evening.circle_id == circle.id
+        loaded = _evening_records(s, which)
+        by_id = {i: loaded[i] if i in loaded else found.by_id[i] for i in now if i in loaded or i in found.by_id}
+    fresh = Memory(key, _record(s, circle, by_id), by_id, found)
     with _CACHE_LOCK:
-        _CACHE[slot] = fresh
-        _CACHE.move_to_end(slot)
+        _CACHE[where] = fresh
+        _CACHE.move_to_end(where)
         while len(_CACHE) > CACHED_CIRCLES:
             _CACHE.popitem(last=False)
     return fresh
@@ -426,8 +527,9 @@ def memory_of(circle: Circle) -> Memory:
 
 def forget(circle: Circle | None = None) -> None:
     """Empty the cache (tests, benchmarks), or forget one circle (deleted for good)."""
+    slot = None if circle is None else _slot(tx.session(), circle)
     with _CACHE_LOCK:
-        if circle is None:
+        if slot is None:
             _CACHE.clear()
         else:
-            _CACHE.pop((circle.id, circle.public_id), None)
+            _CACHE.pop(slot, None)

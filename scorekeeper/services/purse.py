@@ -2,8 +2,8 @@
 
 One call = one transaction with the circle row locked (PostgreSQL ``FOR UPDATE``;
 SQLite's ``BEGIN IMMEDIATE`` already serializes writers). A repeated request id is a
-no-op that answers the row it wrote the first time (a double tap records once); the
-same request id asking for something else raises ``RequestIdReused``. The
+no-op that answers the row it wrote the first time (a double tap records once); the same
+id asking for something else is refused (``RequestIdReused``) and writes nothing. The
 new row is checked by the history's gate (``history.purse.verify_settlement``)
 against the players in force (housekeeping applied) and the log so far; a refused row
 raises its ``RuleError`` and writes nothing.
@@ -11,20 +11,19 @@ raises its ``RuleError`` and writes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import select
 
 from ..game.errors import N_
-from ..history import housekeeping
 from ..history.purse import verify_settlement
 from ..history.records import PaymentKind, Settlement
 from ..models import Circle, SettlementRow
 from . import tx
 from .circles import PLAYER_NAME_MAX, clean_name
 from .errors import NotFound, RequestIdReused
-from .memory import load_record, player_key
+from .memory import memory_of, player_key, settlements
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +51,10 @@ def append(circle: Circle, payment: Payment, *, request_id: str, entered_by: str
     """Append one row to the circle's purse; returns it as the history reads it."""
     author = clean_name(entered_by, limit=PLAYER_NAME_MAX, code="player_name") if entered_by else None
     circle_id = circle.id
+    # Who is a player now, and who a merged id stands for: the circle's memory (cached; read
+    # before the lock, so a write never holds it while a large circle is loaded).
+    folded = memory_of(circle).view.folded
+    players = folded.active
     with tx.write() as s:
         locked = s.execute(select(Circle).where(Circle.id == circle_id).with_for_update()).scalar_one_or_none()
         if locked is None:
@@ -60,8 +63,8 @@ def append(circle: Circle, payment: Payment, *, request_id: str, entered_by: str
         done = s.execute(
             select(SettlementRow.seq).where(mine, SettlementRow.request_id == request_id)
         ).scalar_one_or_none()
-        record = load_record(locked)
-        seq = done if done is not None else max((row.seq for row in record.settlements), default=0) + 1
+        log = settlements(s, circle_id)
+        seq = done if done is not None else max((row.seq for row in log), default=0) + 1
         void = payment.kind is PaymentKind.VOID
         new = Settlement(
             seq=seq,
@@ -74,12 +77,19 @@ def append(circle: Circle, payment: Payment, *, request_id: str, entered_by: str
             entered_by=author,
         )
         if done is not None:  # a double tap: the first one wrote it; the same id asking otherwise is refused
-            first = next(row for row in record.settlements if row.seq == done)
+            first = next(row for row in log if row.seq == done)
             if _asked(first) != _asked(new):
                 raise RequestIdReused()
             return first
-        view = housekeeping.view(record)
-        verify_settlement([p.id for p in view.players], view.settlements, new)
+        canon = [
+            replace(
+                r,
+                payer=None if r.payer is None else folded.canonical(r.payer),
+                payee=None if r.payee is None else folded.canonical(r.payee),
+            )
+            for r in log
+        ]
+        verify_settlement(players, canon, new)
         row = SettlementRow(
             circle_id=circle_id,
             seq=seq,

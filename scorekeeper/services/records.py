@@ -1,4 +1,5 @@
-"""A circle's history and per-player records, recomputed from the stored entries.
+"""A circle's history and per-player records, derived from its memory (``memory.memory_of``:
+a constant number of statements, whatever the number of evenings).
 
 Housekeeping is honoured (``services.housekeeping``): names as the players are called
 now, a merged player's evenings counted for the player kept, a deleted evening listed
@@ -10,13 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
-from sqlalchemy.orm import selectinload
-
-from ..models import Circle, Evening, Seat
-from . import housekeeping, tx
-from .replay import build_slate, ruleset_of
-from .snapshot import cut_rows, decide, entry_rows
+from ..history.housekeeping import CircleView
+from ..history.outcome import outcome
+from ..history.records import EveningRecord, when_key
+from ..models import Circle
+from .memory import memory_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,83 +46,54 @@ class PlayerRecord:
     net_rappen: int  # money won minus lost over those evenings
 
 
-def _evenings(circle: Circle) -> list[Evening]:
-    stmt = (
-        select(Evening)
-        .where(Evening.circle_id == circle.id)
-        .options(selectinload(Evening.seats).joinedload(Seat.player))
-        .order_by(Evening.created_at.desc(), Evening.id.desc())
-    )
-    return list(tx.session().execute(stmt).scalars())
-
-
-def summarize(evening: Evening, state: housekeeping.State | None = None) -> EveningSummary:
-    """One evening for the history list (its entry and cut rows: two queries).
-    ``state``: the circle's housekeeping (names as now, deleted evenings)."""
-    s = tx.session()
-    rs = ruleset_of(evening)
-    slate = build_slate(rs, evening.first_dealer, entry_rows(s, evening.id))
-    if state is None:
-        names = tuple(seat.player.name for seat in evening.seats)
-    else:
-        names = tuple(state.folded.name(str(seat.player_id)) for seat in evening.seats)
+def _summary(ev: EveningRecord, view: CircleView) -> EveningSummary:
+    rs = ev.ruleset
+    out = outcome(ev)
+    names = tuple(view.player_name(p) for p in ev.seats)
     score: tuple[int, ...] | None = None
     winners: tuple[str, ...] = ()
     money: tuple[int, ...] | None = None
-    if not evening.is_open:  # an open evening shows its totals, not a result
-        outcome = decide(rs, slate, cut_rows(s, evening.id), is_open=False)
-        if outcome.result is not None and outcome.payout is not None:
-            score = tuple(outcome.result.score)
-            winners = tuple(names[seat] for side in outcome.result.winners for seat in rs.seats_of(side))
-            money = tuple(outcome.payout.net)
+    if ev.ended and out.result is not None and out.payout is not None:  # an open evening shows its totals
+        score = tuple(out.result.score)
+        winners = tuple(names[seat] for side in out.result.winners for seat in rs.seats_of(side))
+        money = tuple(out.payout.net)
+    assert ev.created_at is not None  # stored evenings always have it
     return EveningSummary(
-        public_id=evening.public_id,
-        created_at=evening.created_at,
-        ended_at=evening.ended_at,
-        status=evening.status,
-        ended_early=evening.ended_early,
+        public_id=ev.id,
+        created_at=ev.created_at,
+        ended_at=ev.ended_at,
+        status=ev.status.value,
+        ended_early=ev.ended and not out.complete,
         variant=rs.variant.value,
         players=names,
-        hands=slate.hands_dealt,
+        hands=out.slate.hands_dealt,
         score=score,
-        totals=tuple(slate.totals),
+        totals=tuple(out.slate.totals),
         winners=winners,
         money=money,
         stake_rappen=rs.stake.rappen,
-        counts_in_money=evening.counts_in_money,
-        deleted=state is not None and evening.public_id in state.folded.deleted,
+        counts_in_money=ev.counts_in_money,
+        deleted=ev.id in view.folded.deleted,
     )
 
 
 def history(circle: Circle) -> list[EveningSummary]:
     """The circle's evenings, newest first (open ones too, without a result yet; deleted
-    ones marked)."""
-    state = housekeeping.folded(circle)
-    return [summarize(ev, state) for ev in _evenings(circle)]
+    ones marked); names as they are now. Read from the circle's memory: a constant number
+    of statements."""
+    mem = memory_of(circle)
+
+    def make() -> list[EveningSummary]:
+        stored = list(enumerate(mem.record.evenings))  # in the order they were stored; deleted too
+        stored.sort(key=lambda pair: (when_key(pair[1].created_at), pair[0]), reverse=True)
+        return [_summary(ev, mem.view) for _i, ev in stored]
+
+    return mem.derive("history", make, open_too=True)
 
 
 def player_records(circle: Circle) -> list[PlayerRecord]:
     """Per player of the circle (in force: merged players count for the one kept, under the
     name used now): ended evenings not deleted, wins and net money; by name."""
-    state = housekeeping.folded(circle)
-    folded = state.folded
-    active = [int(p) for p in folded.active]
-    played = dict.fromkeys(active, 0)
-    wins = dict.fromkeys(active, 0)
-    money = dict.fromkeys(active, 0)
-    for ev in _evenings(circle):
-        if ev.is_open or ev.public_id in folded.deleted:
-            continue
-        summary = summarize(ev, state)
-        if summary.money is None:  # pragma: no cover - an ended evening always has a result
-            continue
-        winners = set(summary.winners)
-        for seat in ev.seats:
-            pid = int(folded.canonical(str(seat.player_id)))
-            played[pid] += 1
-            if ev.counts_in_money:
-                money[pid] += summary.money[seat.seat]
-            if summary.players[seat.seat] in winners:
-                wins[pid] += 1
-    records = [PlayerRecord(p, folded.names[str(p)], played[p], wins[p], money[p]) for p in active]
-    return sorted(records, key=lambda r: r.name.casefold())
+    mem = memory_of(circle)
+    stats = mem.stats()
+    return [PlayerRecord(int(p.player), p.name, p.evenings, p.wins, p.net_rappen) for p in stats.players]

@@ -7,7 +7,8 @@
   ``slate``: an evening's slate (record, correct, undo, cuts,
   end, poll) and ``hand_form`` its record form; ``picture``: the slate as a PNG;
   ``digital_table``: the digital table's organiser and seat pages;
-  ``common``: opening a circle or evening by link; ``errors``: error pages;
+  ``memory``: statistics, ratings, the purse and the charts (SVG, PNG);
+  ``common``: opening a circle or evening by link, pages of long lists; ``errors``: error pages;
   ``accesslog``: gunicorn's log without secrets.
 
 What a page shows comes from ``scorekeeper.present``; the pages never import ``api``.
@@ -23,6 +24,7 @@ from flask_wtf.csrf import CSRFError
 from ..hosting import static_version
 from ..i18n import LANGUAGES, current_language, local_date, local_datetime, local_time
 from ..present.labels import chf, signed
+from .common import page_url
 
 HTMX_PATH = "vendor/htmx-2.0.11.min.js"
 
@@ -48,7 +50,13 @@ def asset(filename: str) -> str:
 
 
 def _context() -> dict[str, Any]:
-    return {"languages": LANGUAGES, "current_lang": current_language(), "htmx_path": HTMX_PATH, "asset": asset}
+    return {
+        "languages": LANGUAGES,
+        "current_lang": current_language(),
+        "htmx_path": HTMX_PATH,
+        "asset": asset,
+        "page_url": page_url,
+    }
 
 
 def _zip(a: Any, b: Any) -> list[tuple[Any, Any]]:
@@ -62,6 +70,7 @@ def register(app: Flask) -> None:
     from .errors import csrf_error, forbidden, not_found
     from .home import bp as home_bp
     from .housekeeping import bp as housekeeping_bp
+    from .memory import bp as memory_bp
     from .paper import bp as paper_bp
     from .picture import bp as picture_bp
     from .slate import bp as slate_bp
@@ -74,6 +83,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(slate_bp)
     app.register_blueprint(digital_table_bp)
     app.register_blueprint(picture_bp)
+    app.register_blueprint(memory_bp)
     app.after_request(_headers)
     app.context_processor(_context)
     app.add_template_filter(chf, "chf")

@@ -22,28 +22,30 @@ from ..forms import (
     suit_order_default,
 )
 from ..game.errors import RuleError
-from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of
+from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of, typed_factors
 from ..i18n import _
 from ..present.labels import VARIANT_LABELS, VARIANT_SHORT, row_label
 from ..services import circles as circle_service
 from ..services import evenings as evening_service
 from ..services import housekeeping
 from ..services.errors import RequestIdReused
-from .common import flash_error, open_or_404, require_write
+from .common import flash_error, open_or_404, page_of, require_write
 
 bp = Blueprint("circles", __name__, url_prefix="/c/<token>")
+HISTORY_PAGE = 20  # evenings per page of the history list
 
 
 @bp.route("")
 def circle(token: str) -> str:
     circ, can_write = open_or_404(token)
+    history = circle_service.history(circ)
     return render_template(
         "circles/circle.html",
         circle=circ,
         token=token,
         can_write=can_write,
-        players=housekeeping.players_now(housekeeping.folded(circ)),
-        history=circle_service.history(circ),
+        open_evenings=[ev for ev in history if ev.status == "open"],
+        past=page_of([ev for ev in history if ev.status != "open"], "page", HISTORY_PAGE),
         records=circle_service.player_records(circ),
         player_form=AddPlayerForm(formdata=None),
         button=ButtonForm(formdata=None),
@@ -154,7 +156,33 @@ def _build_form(
         "request_id": new_request_id(),
     }
     form = cls(formdata=source, data=defaults) if source is not None else cls(formdata=None, data=defaults)
+    if source is not None:
+        _follow_defaults(form, source, shape)
+    form.shown_order.data, form.shown_extras.data = order, " ".join(extras)
     return form, shape
+
+
+def _follow_defaults(form: StartEveningForm, source: MultiDict[str, str], shape: RuleSet) -> None:
+    """Factors left as the page showed them take tonight's defaults (``rulesets.typed_factors``):
+    ticking Slalom moves the jokers up, as in the API."""
+    if "shown_order" not in source:
+        return
+    order = source.get("shown_order") or ""
+    extras = [e for e in source.get("shown_extras", "").split() if e in EXTRA_ROWS]
+    shown = default_ruleset(
+        shape.variant,
+        suit_order=order if order in SUIT_ORDERS else suit_order_default(shape.variant),
+        extra_rows=extras if shape.variant in (Variant.TEAMS, Variant.SOLO4) else (),
+    )
+    typed: dict[str, int | None] = {}
+    for row in shown.rows:
+        field = getattr(form, f"factor_{row.key}", None)
+        typed[row.key] = field.data if field is not None and not field.process_errors else None
+    changed = typed_factors(shown, typed)
+    for row in shape.rows:
+        field = getattr(form, f"factor_{row.key}")
+        if row.key not in changed and not field.process_errors:
+            field.data, field.raw_data = row.factor, [str(row.factor)]
 
 
 def _ruleset_from(form: StartEveningForm, shape: RuleSet, variant: Variant, order: str, extras: list[str]) -> RuleSet:
@@ -175,6 +203,7 @@ def _ruleset_from(form: StartEveningForm, shape: RuleSet, variant: Variant, orde
         stake=stake,
         deck=form.deck.data,
         factors=factors,
+        jokers_play_extras=bool(extras and form.jokers_play_extras.data),
     )
 
 

@@ -217,11 +217,14 @@ def _submit(
         ctx = _context(token, circle, can_write, snap)
         ctx["form_messages"] = [("error", error_text(err, ruleset, snap.names))]
         ctx["invalid"] = _FIELD_OF_CODE.get(err.code)
+        if form.is_seich():  # a refused Seich comes back unticked: the next entry is a hand, visibly
+            form.seich.data = False
         refresh_version(form, snap.version)
         if isinstance(err, RequestIdReused):
             renew_request_id(form)
         return rerender(ctx, form, 422)
-    return redirect(url_for("slate.evening", token=token, evening_id=evening_id) + "#slate")
+    # the top of the page: the message (what was written) and the turn guide (who deals next) in view
+    return redirect(url_for("slate.evening", token=token, evening_id=evening_id))
 
 
 _HIDDEN = ("csrf_token", "expected_version", "request_id")
@@ -243,7 +246,8 @@ def record(token: str, evening_id: str) -> Page:
 
     ok = _submit(token, evening_id, form, apply, _render)
     if isinstance(ok, Response):
-        flash(_("Hand recorded."), "success")
+        snap = svc.load_snapshot(svc.get_evening(_c, evening_id))
+        flash(_("Hand recorded: %(hand)s", hand=_last_hand(snap)), "success")
     return ok
 
 
@@ -296,7 +300,11 @@ def correct(token: str, evening_id: str, index: int) -> Page:
 
     ok = _submit(token, evening_id, form, apply, _render_edit(index))
     if isinstance(ok, Response):
-        flash(_("Hand %(n)s corrected.", n=index + 1), "success")
+        snap = svc.load_snapshot(svc.get_evening(circle, evening_id))
+        flash(
+            _("Hand %(n)s corrected: %(hand)s", n=index + 1, hand=describe(ruleset, names, snap.slate.entries[index])),
+            "success",
+        )
     return ok
 
 

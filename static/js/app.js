@@ -72,7 +72,7 @@
     });
   }
 
-  /* Record form: rows open to the declarer, "played as" only for choice rows, 157 helper. */
+  /* Record form: rows open to the declarer, "played as" only for choice rows. */
   function recordForm(form) {
     var rowSel = form.querySelector("select[name=row]");
     var asSel = form.querySelector("select[name=played_as]");
@@ -119,18 +119,9 @@
     if (rowSel) rowSel.addEventListener("change", syncPlayedAs);
     if (seich) seich.addEventListener("change", syncSeich);
 
+    /* the two piles fill each other: static/js/slate.js */
     var a = form.querySelector("input[name=declarer_points]");
     var b = form.querySelector("input[name=defender_points]");
-    function other(src, dst) {
-      src.addEventListener("input", function () {
-        var v = src.value.trim();
-        if (/^[0-9]{1,3}$/.test(v) && +v <= 157) {
-          if (!dst.value || dst.dataset.auto === "1") { dst.value = String(157 - +v); dst.dataset.auto = "1"; }
-        } else if (dst.dataset.auto === "1") { dst.value = ""; }
-        src.dataset.auto = "";
-      });
-    }
-    if (a && b) { other(a, b); other(b, a); }
     var match = form.querySelector("input[name=match]");
     var counter = form.querySelector("input[name=countermatch]");
     if (match && a && b) match.addEventListener("change", function () {
@@ -170,21 +161,7 @@
       });
       syncRows();
     });
-
-    /* Tap an open cell: that row, a declarer of that column. */
-    document.addEventListener("click", function (ev) {
-      var td = ev.target.closest && ev.target.closest("td.open[data-row]");
-      if (!td || !rowSel) return;
-      var radio = form.querySelector("input[name=declarer][data-side='" + td.dataset.side + "']");
-      if (radio) { radio.checked = true; }
-      syncRows();
-      rowSel.value = td.dataset.row;
-      syncPlayedAs();
-      dirty = true;
-      var pts = form.querySelector("input[name=declarer_points]");
-      form.scrollIntoView({ behavior: "smooth", block: "start" });
-      if (pts) setTimeout(function () { pts.focus({ preventScroll: true }); }, 300);
-    });
+    /* a tapped open cell: static/js/slate.js */
   }
 
   /* Start form: the first-dealer choices carry the names typed in the seats. */

@@ -248,3 +248,20 @@ def test_seich_in_the_club_variant(app: Any, client: FlaskClient) -> None:
             },
         }
     ]
+
+
+def test_a_joker_plays_an_extra_row_only_as_an_evening_option(client: FlaskClient) -> None:
+    api, _view = new_circle(client)
+    body = {
+        "variant": "teams",
+        "players": ["A", "B", "C", "D"],
+        "first_dealer": 0,
+        "request_id": "jokers-plain",
+        "options": {"extra_rows": ["slalom"]},
+    }
+    plain = api.ok("POST", "/evenings", body, 201, "Evening")["ruleset"]["rows"]
+    assert [(r["key"], r["factor"]) for r in plain[-3:]] == [("slalom", 7), ("joker1", 8), ("joker2", 9)]
+    assert "slalom" not in next(r for r in plain if r["key"] == "joker1")["kinds"]
+    body.update(request_id="jokers-wide", options={"extra_rows": ["slalom"], "jokers_play_extras": True})
+    wide = api.ok("POST", "/evenings", body, 201, "Evening")["ruleset"]["rows"]
+    assert "slalom" in next(r for r in wide if r["key"] == "joker1")["kinds"]

@@ -142,11 +142,12 @@ def test_answers_fit_the_documented_schemas(client: FlaskClient, doc: dict[str, 
             "defender_points": 77,
         },
     )
+    player_id = api.ok("GET", "/players")["players"][0]["id"]
     checked = 0
     for path, method, op in operations(doc):
         if method != "GET" or "{table_id}" in path:  # seat-token reads: tests/table/test_table_api.py
             continue
-        url = path.replace("{evening_id}", ev["id"])
+        url = path.replace("{evening_id}", ev["id"]).replace("{player_id}", str(player_id))
         resp = client.get(url, headers=api.headers())
         assert resp.status_code == 200, (url, resp.status_code)
         ref = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
@@ -209,3 +210,6 @@ def test_examples_run_against_the_real_endpoints(client: FlaskClient, doc: dict[
     ev = run(api, "POST", E + "/cuts/draw", e + "/cuts/draw", expected_version=ev["version"])
     ev = run(api, "POST", E + "/end", e + "/end", expected_version=ev["version"])
     assert ev["status"] == "ended" and ev["ended_early"]
+    a, b = (p["id"] for p in api.ok("GET", "/players")["players"][:2])
+    paid = run(api, "POST", "/ledger/settlements", payer_id=a, payee_id=b)
+    assert paid["settlement"]["rappen"] == 1250

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import Watch, in_thread
+from e2e_helpers import PHONE, Watch, in_thread
 from flask import Flask
 from werkzeug.serving import make_server
 
@@ -29,7 +29,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-PHONE = {"width": 360, "height": 740}
 
 
 def _required() -> bool:

@@ -3,7 +3,8 @@ circle and an evening made through the pages as a person does it, recording a ha
 sideways-scroll check, screenshots (``$SCOREKEEPER_SCREENSHOTS``), ``Watch``: what the
 Content-Security-Policy refused and what the console reported, on every page of a phone; and a
 digital table set up through the services (``table_evening``, ``seat_link``, ``play_until``)
-for the browser to look at."""
+for the browser to look at; evenings filled through the services (``filled_evening``) and what
+makes a page wider than the phone (``sideways``)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from scorekeeper.services import circles, evenings, seats
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services.digital_table import TableState
 
+PHONE = {"width": 360, "height": 740}  # the phone of every browser test
 SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
 
 
@@ -246,3 +248,100 @@ NAMES_CUT = """() => [...document.querySelectorAll('[data-name], [data-short]')]
   const s = getComputedStyle(e);
   return e.scrollWidth > e.clientWidth + 1 || s.textOverflow === 'ellipsis' || e.getClientRects().length === 0;
 }).map(e => e.textContent.trim())"""
+
+
+@contextmanager
+def phone_without_script(chromium: Any) -> Iterator[Any]:
+    """A 360 x 740 page with JavaScript switched off (what a page promises without its script)."""
+    ctx = chromium.new_context(viewport=PHONE, java_script_enabled=False, locale="en-GB")
+    try:
+        yield ctx.new_page()
+    finally:
+        ctx.close()
+
+
+# --- evenings filled through the services (the browser only looks) ----------------------------
+@dataclass(frozen=True)
+class EveningAt:
+    """An evening made through the services: the circle's write token and the evening's id."""
+
+    write: str
+    evening_id: str
+
+    def slate(self, base: str) -> str:
+        return f"{base}/c/{self.write}/e/{self.evening_id}"
+
+
+def filled_evening(
+    app: Flask,
+    variant: str,
+    names: list[str],
+    hands: int,
+    *,
+    points: Callable[[int, int], int] | None = None,
+    write: str | None = None,
+    end: bool = False,
+) -> EveningAt:
+    """An evening (in a new circle, or the circle of ``write``) with ``hands`` hands recorded:
+    the first seat in speaking order, its side's first open row, varied points with a match and
+    a countermatch (or ``points(i, seat)``); ``end``: ended (early unless every cell is full)."""
+    from scorekeeper.game.contracts import all_contracts
+    from scorekeeper.game.hand_entry import HandEntry
+
+    with app.app_context():
+        if write is None:
+            circle, write, _view = circles.create_circle("Beiz")
+        else:
+            circle, _write = circles.open_circle(write)
+        ruleset = default_ruleset(variant)
+        ev = evenings.start_evening(
+            circle,
+            ruleset=ruleset,
+            player_names=names[: ruleset.n_players],
+            first_dealer=0,
+            request_id=f"e2e-{secrets.token_hex(6)}",
+        )
+        for i in range(hands):
+            slate = evenings.load_slate(ev)
+            seat = slate.eligible_seats()[0]
+            row = ruleset.row(slate.open_rows(ruleset.side_of(seat))[0])
+            contract = next((c for k in row.kinds for c in all_contracts(k) if row.allows(c)), None)
+            contract = contract if row.is_choice else None
+            if points is not None:
+                p = points(i, seat)
+                entry = HandEntry(row.key, seat, contract, p, 157 - p)
+            elif i % 7 == 2:
+                entry = HandEntry(row.key, seat, contract, 157, 0, match=True)
+            elif i % 7 == 5:
+                entry = HandEntry(row.key, seat, contract, 0, 157, countermatch=True)
+            else:
+                p = (37 * i + 11) % 150 + 3
+                entry = HandEntry(row.key, seat, contract, p, 157 - p)
+            ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=f"e2e-{secrets.token_hex(6)}")
+        if end:
+            complete = evenings.load_slate(ev).complete
+            ev = evenings.end_evening(
+                ev, early=not complete, expected_version=ev.version, request_id=f"e2e-{secrets.token_hex(6)}"
+            )
+        return EveningAt(write, ev.public_id)
+
+
+# Nothing wider than the phone: the page does not scroll sideways, and no box inside it does
+# either (a table in a scrolling box hides its overflow from the page's width).
+SIDEWAYS = """(width) => {
+  const out = [];
+  if (document.documentElement.scrollWidth > width) out.push('page ' + document.documentElement.scrollWidth);
+  for (const e of document.querySelectorAll('body *')) {
+    const s = getComputedStyle(e);
+    if ((s.overflowX === 'auto' || s.overflowX === 'scroll') && e.scrollWidth > e.clientWidth + 1)
+      out.push('scrolls ' + e.tagName + '.' + e.className + ' ' + e.scrollWidth + '>' + e.clientWidth);
+    else if (e.getBoundingClientRect().right > width + 1 && e.getClientRects().length)
+      out.push('sticks out ' + e.tagName + '.' + e.className + ' ' + (e.textContent || '').trim().slice(0, 30));
+  }
+  return out;
+}"""
+
+
+def sideways(page: Any, width: int = 360) -> list[str]:
+    """What makes the page (or a box in it) wider than ``width`` px; empty when nothing does."""
+    return list(page.evaluate(SIDEWAYS, width))

@@ -6,7 +6,7 @@ import pytest
 
 from scorekeeper.game.cards import ALL_CARDS, Card, DeckStyle, Rank, Suit, card_name, cards_of, mask_of, parse_cards
 from scorekeeper.game.contracts import OBE, UNE, Contract, Kind, Mode, TrickMode, all_contracts
-from scorekeeper.game.rulesets import BarrelRule, RuleSet, Scoring, Stake, Variant, default_ruleset
+from scorekeeper.game.rulesets import BarrelRule, RuleSet, Scoring, Stake, Variant, default_ruleset, typed_factors
 
 ALL = [c for k in Kind for c in all_contracts(k)]
 
@@ -134,6 +134,20 @@ def test_jokers_and_choice_rows() -> None:
     assert club.row("twelve").allows(Contract(Kind.KOMISCH))
 
 
+def test_factors_left_as_shown_follow_the_defaults() -> None:
+    shown = default_ruleset(Variant.TEAMS)  # the start form showed jokers at 7 and 8
+    typed = {"suit_S": 1, "obenabe": 10, "joker1": 7, "joker2": 8, "slalom": None, "nothing": 3}
+    assert typed_factors(shown, typed) == {"obenabe": 10}
+    rs = default_ruleset(Variant.TEAMS, extra_rows=["slalom"], factors=typed_factors(shown, typed))
+    assert [(r.key, r.factor) for r in rs.rows[4:]] == [
+        ("obenabe", 10),
+        ("undenufe", 6),
+        ("slalom", 7),
+        ("joker1", 8),
+        ("joker2", 9),
+    ]
+
+
 def test_suit_orders() -> None:
     assert [r.key for r in default_ruleset(Variant.TEAMS).rows[:4]] == ["suit_S", "suit_C", "suit_D", "suit_H"]
     swiss = default_ruleset(Variant.TEAMS, suit_order="swiss")
@@ -144,7 +158,11 @@ def test_suit_orders() -> None:
 def test_extra_rows_move_the_jokers() -> None:
     rs = default_ruleset(Variant.TEAMS, extra_rows=["gustav", "slalom"])
     assert [(r.key, r.factor) for r in rs.rows[6:]] == [("slalom", 7), ("gustav", 8), ("joker1", 9), ("joker2", 10)]
-    assert Kind.SLALOM in rs.row("joker1").kinds
+    # RULES 6.2: a joker is a suit, Obenabe or Undenufe; an optional row only as an evening option
+    assert set(rs.row("joker1").kinds) == {Kind.SUIT, Kind.OBENABE, Kind.UNDENUFE}
+    wide = default_ruleset(Variant.SOLO4, extra_rows=["slalom", "tuo"], jokers_play_extras=True)
+    assert set(wide.row("joker2").kinds) == {Kind.SUIT, Kind.OBENABE, Kind.UNDENUFE, Kind.SLALOM, Kind.TUO}
+    assert [(r.key, r.factor) for r in wide.rows[6:]] == [("slalom", 7), ("tuo", 8), ("joker1", 9), ("joker2", 10)]
     with pytest.raises(ValueError):
         default_ruleset(Variant.CLUB, extra_rows=["slalom"])
     with pytest.raises(ValueError):

@@ -11,7 +11,8 @@ from flask.testing import FlaskClient
 from shared_helpers import flashes, hidden
 from web_helpers import NAMES, create_circle, fill_evening, post_hand, start_evening, start_form, version_of
 
-from scorekeeper.game.rulesets import Variant
+from scorekeeper.game.contracts import Kind
+from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.present.labels import chf
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import evenings as svc
@@ -67,7 +68,7 @@ def test_complete_evening(app: Flask, client: FlaskClient, variant: Variant, han
     public_id = ev.split("/")[-1]
     assert f"/e/{public_id}" in circle_page and ", ".join(names) in circle_page
     records = re.findall(
-        r"<tr><td><span class=\"name\" title=\"\w+\">(\w+)</span></td><td class=\"num\">(\d+)</td>"
+        r"<tr><td><span class=\"name\" data-name>(\w+)</span></td><td class=\"num\">(\d+)</td>"
         r"<td class=\"num\">(\d+)</td>",
         circle_page,
     )
@@ -207,3 +208,40 @@ def test_three_way_tie_is_cut_by_highest_and_lowest_card(client: FlaskClient) ->
     _draw(client, ev)
     page = html.unescape(client.get(ev).text)
     assert "three-way tie: Cla > Beat > Anna (highest card first, cut at the table)" in page
+
+
+def test_adding_rows_on_the_start_form_moves_the_jokers_up_like_the_api(app: Flask, client: FlaskClient) -> None:
+    """Issue 9, point 5: the factors the page showed (jokers 7 and 8) were sent back unchanged
+    with Slalom ticked (a phone without script, or before the list refreshed): the jokers move up."""
+    write, _view = create_circle(client)
+    shown = {f"factor_{r.key}": str(r.factor) for r in default_ruleset(Variant.TEAMS).rows}
+    r = client.get(
+        f"{write}/start",
+        query_string={
+            "variant": "teams",
+            "suit_order": "pagat",
+            "extra_rows": "slalom",
+            "shown_order": "pagat",
+            "shown_extras": "",
+            **shown,
+        },
+    )
+    assert re.search(r'name="factor_joker1"[^>]*value="8"', r.text) and re.search(
+        r'name="factor_joker2"[^>]*value="9"', r.text
+    )
+    ev = start_evening(client, write, Variant.TEAMS, extra={**shown, "factor_obenabe": "10", "extra_rows": ["slalom"]})
+    with app.app_context():
+        circle, _w = circle_service.open_circle(write.split("/")[2])
+        rs = svc.ruleset_of(svc.get_evening(circle, ev.split("/")[-1]))
+    assert [(row.key, row.factor) for row in rs.rows[4:]] == [
+        ("obenabe", 10),
+        ("undenufe", 6),
+        ("slalom", 7),
+        ("joker1", 8),
+        ("joker2", 9),
+    ]
+    assert Kind.SLALOM not in rs.row("joker1").kinds  # RULES 6.2: suits, Obenabe, Undenufe
+    ev = start_evening(client, write, Variant.TEAMS, extra={"extra_rows": ["slalom"], "jokers_play_extras": "y"})
+    with app.app_context():
+        rs = svc.ruleset_of(svc.get_evening(circle, ev.split("/")[-1]))
+    assert Kind.SLALOM in rs.row("joker2").kinds  # the evening option

@@ -113,3 +113,31 @@ def test_a_post_without_its_csrf_token_writes_nothing(client: FlaskClient) -> No
     )
     assert r.status_code == 400
     assert "No changes yet." in client.get(f"{circle}/housekeeping").text
+
+
+def test_a_change_shows_at_once_on_every_page_of_the_circle(client: FlaskClient) -> None:
+    """Every page reads the circle's memory, kept per worker: a rename, a merge and a deleted
+    evening change its fingerprint, so no page shows the circle as it was before."""
+    circle, _view = create_circle(client)
+    first = start_evening(client, circle, Variant.THREE, names=["Anna", "Beat", "Cla"])
+    fill_evening(client, first, Variant.THREE, hands=3)
+    _end_early(client, first, "1")
+    second = start_evening(client, circle, Variant.THREE, names=["Anna", "Beat", "Dora"])
+    fill_evening(client, second, Variant.THREE, hands=3)
+    _end_early(client, second, "1")
+    pages = [circle, f"{circle}/stats", f"{circle}/ratings", f"{circle}/purse"]
+
+    def seen() -> list[str]:
+        return [html.unescape(client.get(page).text) for page in pages]
+
+    assert all("Cla" in text and "Dora" in text for text in seen())  # every page read (and kept) now
+    players = _ids(client.get(f"{circle}/housekeeping").text, "rename-player")
+    _confirm_and_do(client, circle, {"kind": "rename", "player": players["Anna"], "name": "Anne-Marie"})
+    assert all("Anne-Marie" in text and "Anna" not in text for text in seen())
+    _confirm_and_do(client, circle, {"kind": "merge", "player": players["Dora"], "into": players["Cla"]})
+    assert all("Dora" not in text and "Cla" in text for text in seen())
+    assert "<p>2 evenings ·" in client.get(f"{circle}/stats").text
+    evenings = _ids(client.get(f"{circle}/housekeeping").text, "delete-evening")
+    _confirm_and_do(client, circle, {"kind": "delete_evening", "evening": sorted(evenings.values())[0]})
+    assert "deleted (test)" in client.get(circle).text
+    assert "<p>1 evening ·" in client.get(f"{circle}/stats").text

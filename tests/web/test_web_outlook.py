@@ -74,7 +74,8 @@ def _starred(page: str) -> set[tuple[str, int]]:
     return {
         (row, int(side))
         for row, side in re.findall(
-            r'<td class="open" data-row="([^"]+)" data-side="(\d+)">[^<]*<span class="cell"[^>]*>·</span>'
+            r'<td class="open" data-row="([^"]+)" data-side="(\d+)">[^<]*<(?:span|button) [^>]*class="cell"[^>]*>·'
+            r"</(?:span|button)>"
             r'\s*<span class="enough-mark"',
             page,
         )

@@ -39,6 +39,10 @@ def test_a_team_slate_typed_from_paper(client: FlaskClient) -> None:
     assert r.status_code == 302, flashes(r.text)
     slate = client.get(r.headers["Location"]).text
     assert slate.count('class="paper"') == 3  # every typed cell marked
+    # the match mark and the paper mark share the cell; the marks' key says what ★ means
+    (matched,) = re.findall(r'<td class="filled match[^"]*imported">(.*?)</td>', slate, re.S)
+    assert 'class="mm"' in matched and 'class="paper"' in matched
+    assert "★ match" in slate
     assert "typed from a paper slate: counts in money" in slate
     assert "ended early" in client.get(circle).text and "not in the money totals" in client.get(circle).text
 

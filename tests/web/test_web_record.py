@@ -38,7 +38,7 @@ def test_record_a_hand_writes_the_cell_and_bumps_the_version(client: FlaskClient
     r = post_hand(client, three, GOOD, page=page)
     assert r.status_code == 302
     after = client.get(three).text
-    assert "Hand recorded." in flashes(after)
+    assert flashes(after) == ["Hand recorded: hand 1: Beat · Roses · 100 : 57"]  # what was written
     assert version_of(after) == 1 and filled_cells(after) == 1
     assert re.search(r'<td class="filled[^"]*">\s*<a class="cell"[^>]*>\s*100', after)
 
@@ -179,6 +179,17 @@ def test_seich_in_the_club_variant(client: FlaskClient, club: str) -> None:
     assert "Beat</span> deals" in page  # the deal passed on (Anna dealt the thrown-in hand)
     r = post_hand(client, club, {"declarer": "3", "seich": "y"})
     assert "This team has already used its Seich tonight." in flashes(r.text)
+
+
+def test_a_seich_is_never_recorded_by_surprise(client: FlaskClient, club: str) -> None:
+    """Issue 9, point 1: Seich ticked with a row or points is asked about; a refused Seich
+    comes back unticked (the next entry is a hand, with its fields in view)."""
+    r = post_hand(client, club, {"declarer": "1", "seich": "y", "row": "suit_H", "declarer_points": "100"})
+    assert r.status_code == 422 and "Seich is ticked, but a row or points are filled in." in html.unescape(r.text)
+    assert filled_cells(r.text) == 0 and version_of(client.get(club).text) == 0
+    r = post_hand(client, club, {"declarer": "2", "seich": "y"})
+    assert r.status_code == 422
+    assert re.search(r'<input id="seich" name="seich" type="checkbox" value="y">', r.text)  # not checked
 
 
 def test_seich_is_not_offered_outside_the_club(client: FlaskClient, three: str) -> None:

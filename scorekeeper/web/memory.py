@@ -1,0 +1,373 @@
+"""The circle's memory: statistics (circle, player, pairings, head to head), ratings,
+the purse with its settlements, and the charts as SVG and PNG files.
+
+Every page reads the circle's memory (``services.memory.memory_of``: one statement
+while nothing changed, else one load of a constant number) and derives its figures
+through ``scorekeeper.history``, memoized per memory and filter. The filters (season,
+variant) are query arguments: ``from`` and ``to`` (dates, both included, in the
+circle's time zone) and ``variant``; a filter that cannot be read is named on the page
+and left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any, TypeVar
+
+import flask_babel
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from ..forms import SettlementForm, VoidForm, choices, new_request_id
+from ..game.errors import RuleError
+from ..game.rulesets import Variant
+from ..history.purse import settlements_in_force
+from ..history.ratings import Ladder
+from ..history.records import PaymentKind, Settlement
+from ..history.series import contract_points, money_over_time, rating_over_time
+from ..history.stats import CircleStats, Filter
+from ..i18n import _, current_language
+from ..models import Circle
+from ..present import memory as words
+from ..present.labels import VARIANT_SHORT
+from ..render import charts
+from ..services import memory as memory_service
+from ..services import purse as purse_service
+from ..services.memory import Memory
+from ..services.purse import Payment
+from .common import Page, flash_error, open_or_404, page_of, require_write
+
+bp = Blueprint("memory", __name__, url_prefix="/c/<token>")
+T = TypeVar("T")
+PER_PAGE = 20
+
+
+# --- filters ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The filter as the query string gave it, what it means, and what could not be read."""
+
+    flt: Filter
+    start: date | None
+    end: date | None  # included
+    variant: Variant | None
+    errors: tuple[str, ...]
+
+    def args(self) -> dict[str, str]:
+        """The query arguments that give this filter again (links, charts)."""
+        out = {}
+        if self.start:
+            out["from"] = self.start.isoformat()
+        if self.end:
+            out["to"] = self.end.isoformat()
+        if self.variant:
+            out["variant"] = self.variant.value
+        return out
+
+    @property
+    def key(self) -> Hashable:
+        return (self.flt, current_language(), str(flask_babel.get_timezone()))
+
+
+def _day(text: str, errors: list[str], what: str) -> date | None:
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        errors.append(_("%(what)s is not a date (year-month-day, e.g. 2026-03-31): left out.", what=what))
+        return None
+
+
+def asked() -> Asked:
+    errors: list[str] = []
+    start = _day(request.args.get("from", "").strip(), errors, _("From"))
+    end = _day(request.args.get("to", "").strip(), errors, _("To"))
+    if start and end and end < start:
+        errors.append(_("The season ends before it starts: the dates are left out."))
+        start = end = None
+    variant = None
+    raw = request.args.get("variant", "").strip()
+    if raw:
+        try:
+            variant = Variant(raw)
+        except ValueError:
+            errors.append(_("There is no such variant: all variants are shown."))
+    return Asked(words.season_filter(start, end, variant), start, end, variant, tuple(errors))
+
+
+# --- pages ---------------------------------------------------------------------------------------
+def _circle(token: str) -> tuple[Circle, bool, Memory]:
+    circle, can_write = open_or_404(token)
+    return circle, can_write, memory_service.memory_of(circle)
+
+
+def _common(token: str, circle: Circle, can_write: bool, a: Asked) -> dict[str, Any]:
+    for e in a.errors:
+        flash(e, "error")
+    return {
+        "token": token,
+        "circle": circle,
+        "can_write": can_write,
+        "asked": a,
+        "query": a.args(),
+        "variants": {v.value: str(label) for v, label in VARIANT_SHORT.items()},
+        "words": words,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class ChartTable:
+    """A chart's table alternative, a page at a time (a season has many evenings)."""
+
+    header: tuple[str, ...]
+    rows: Page[tuple[str, ...]]
+    arg: str  # the query argument of its page
+    newest_first: bool
+
+
+def chart_table(mem: Memory, chart: charts.LineChart | charts.BarChart, arg: str, key: Hashable) -> ChartTable:
+    """Lines over evenings: the latest evening first; bars: in their order."""
+    header, rows = mem.derive(("table", key), chart.table)
+    newest_first = isinstance(chart, charts.LineChart)
+    shown = rows[::-1] if newest_first else rows
+    return ChartTable(header, page_of(shown, arg, PER_PAGE), arg, newest_first)
+
+
+# --- statistics --------------------------------------------------------------------------------
+@bp.route("/stats")
+def stats(token: str) -> str:
+    circle, can_write, mem = _circle(token)
+    a = asked()
+    st = mem.stats(a.flt)
+    money = _chart(mem, "money", a)
+    three = any(p.sticks or p.potatoes for p in st.players) or a.variant is Variant.THREE
+    names = {p.player: p.name for p in st.players}
+    return render_template(
+        "memory/stats.html",
+        **_common(token, circle, can_write, a),
+        stats=st,
+        three=three,
+        names=names,
+        active=[p for p in st.players if p.evenings],
+        pairings=page_of(st.pairings, "pairs", PER_PAGE),
+        h2h=page_of(st.head_to_head, "h2h", PER_PAGE),
+        money=money,
+        money_table=chart_table(mem, money, "money-page", ("money", a.key)),
+    )
+
+
+@bp.route("/stats/players/<int:player_id>")
+def player(token: str, player_id: int) -> str:
+    circle, can_write, mem = _circle(token)
+    a = asked()
+    st = mem.stats(a.flt)
+    key = memory_service.player_key(player_id)
+    try:
+        me = st.player(key)
+    except KeyError:
+        abort(404)
+    bars = _contracts_chart(mem, st, key, me.name, a)
+    ladders = mem.ratings(a.flt)
+    mine = [(ladder, r) for ladder, lr in ladders.items() for r in lr.players if r.player == key]
+    names = {p.player: p.name for p in st.players}
+    return render_template(
+        "memory/player.html",
+        **_common(token, circle, can_write, a),
+        stats=st,
+        me=me,
+        contracts=st.contracts_of(key),
+        ratings=mine,
+        pairings=[p for p in st.pairings if key in p.players],
+        h2h=[h for h in st.head_to_head if key in h.players],
+        names=names,
+        bars=bars,
+        bars_table=chart_table(mem, bars, "contracts-page", ("contracts", key, a.key)),
+        player_id=player_id,
+    )
+
+
+@bp.route("/ratings")
+def ratings_page(token: str) -> str:
+    circle, can_write, mem = _circle(token)
+    a = asked()
+    ladders = mem.ratings(a.flt)
+    shown = [lr for lr in ladders.values() if lr.players]
+    rating_charts = {lr.ladder: _chart(mem, f"rating-{lr.ladder.value}", a) for lr in shown}
+    return render_template(
+        "memory/ratings.html",
+        **_common(token, circle, can_write, a),
+        ladders=shown,
+        rating_charts=rating_charts,
+        rating_tables={
+            ladder: chart_table(mem, chart, f"{ladder.value}-page", (ladder, a.key))
+            for ladder, chart in rating_charts.items()
+        },
+    )
+
+
+# --- the purse --------------------------------------------------------------------------------
+def _settlement_form(mem: Memory, formdata: Any = None, **data: Any) -> SettlementForm:
+    players = [(p.id, p.name) for p in sorted(mem.view.players, key=lambda p: p.name.casefold())]
+    form = SettlementForm(formdata=formdata, data={"request_id": new_request_id(), "paid_on": words.today(), **data})
+    form.payer.choices = choices([("", "—"), *players])
+    form.payee.choices = choices([("", "—"), *players])
+    form.author.choices = choices([("", "—"), *((name, name) for _pid, name in players)])
+    return form
+
+
+def _purse_page(token: str, circle: Circle, can_write: bool, mem: Memory, form: SettlementForm) -> str:
+    a = asked()
+    p = mem.purse(a.flt)
+    name = mem.view.player_name
+    payments = {s.seq: s for s in mem.view.settlements}
+    lines = mem.derive(("ledger", a.key), lambda: words.ledger_lines(p, payments, name))
+    in_force = list(reversed(settlements_in_force(mem.view.settlements)))
+    return render_template(
+        "memory/purse.html",
+        **_common(token, circle, can_write, a),
+        purse=p,
+        name=name,
+        lines=page_of(lines, "page", PER_PAGE),
+        payments=page_of(in_force, "paid", PER_PAGE),
+        form=form,
+        void=VoidForm(formdata=None, data={"request_id": new_request_id()}),
+        correction=lambda s: _settlement_form(
+            mem,
+            payer=s.payer,
+            payee=s.payee,
+            amount=Decimal(s.rappen or 0) / 100,
+            paid_on=flask_babel.to_user_timezone(s.paid_at).date() if s.paid_at else None,
+            supersedes=s.seq,
+        ),
+        today=words.today().isoformat(),
+        new_request_id=new_request_id,
+    )
+
+
+@bp.route("/purse")
+def purse_page(token: str) -> str:
+    circle, can_write, mem = _circle(token)
+    return _purse_page(token, circle, can_write, mem, _settlement_form(mem))
+
+
+@bp.route("/purse/settlements", methods=["POST"])
+def settle(token: str) -> Response | tuple[str, int]:
+    circle, can_write, mem = _circle(token)
+    require_write(can_write)
+    form = _settlement_form(mem, request.form)
+    if not form.validate():
+        for errors in form.errors.values():
+            for e in errors:
+                flash(str(e), "error")
+        return _purse_page(token, circle, can_write, mem, form), 422
+    assert form.amount.data is not None and form.paid_on.data is not None
+    kind = PaymentKind.CORRECTION if form.supersedes.data else PaymentKind.PAYMENT
+    payment = Payment(
+        kind,
+        supersedes=form.supersedes.data or None,
+        payer_id=int(form.payer.data),
+        payee_id=int(form.payee.data),
+        rappen=int(form.amount.data * 100),
+        paid_at=words.paid_at(form.paid_on.data),
+    )
+    return _append(token, circle, can_write, mem, payment, form.request_id.data or "", form.author.data, form)
+
+
+@bp.route("/purse/void", methods=["POST"])
+def void(token: str) -> Response | tuple[str, int]:
+    circle, can_write, mem = _circle(token)
+    require_write(can_write)
+    form = VoidForm()
+    if not form.validate() or form.supersedes.data is None:
+        flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
+        return redirect(url_for("memory.purse_page", token=token) + "#payments")
+    payment = Payment(PaymentKind.VOID, supersedes=form.supersedes.data)
+    return _append(token, circle, can_write, mem, payment, form.request_id.data or "", form.author.data, None)
+
+
+def _append(
+    token: str,
+    circle: Circle,
+    can_write: bool,
+    mem: Memory,
+    payment: Payment,
+    request_id: str,
+    author: str | None,
+    form: SettlementForm | None,
+) -> Response | tuple[str, int]:
+    try:
+        row = purse_service.append(circle, payment, request_id=request_id, entered_by=author or None)
+    except RuleError as err:
+        flash_error(err)
+        if form is None:
+            return redirect(url_for("memory.purse_page", token=token) + "#payments")
+        return _purse_page(token, circle, can_write, mem, form), 422
+    fresh = memory_service.memory_of(circle)
+    flash(_done(row, fresh), "success")
+    return redirect(url_for("memory.purse_page", token=token) + "#balances")
+
+
+def _done(row: Settlement, mem: Memory) -> str:
+    if row.kind is PaymentKind.VOID:
+        return _("Payment %(seq)s taken back.", seq=row.supersedes)
+    text = words.payment_text(row, mem.view.player_name)
+    if row.kind is PaymentKind.CORRECTION:
+        return _("Payment %(seq)s corrected: %(text)s.", seq=row.supersedes, text=text)
+    return _("Recorded: %(text)s.", text=text)
+
+
+# --- charts ---------------------------------------------------------------------------------------
+def _chart(mem: Memory, name: str, a: Asked) -> charts.LineChart | charts.BarChart:
+    if name == "money":
+        return mem.derive(("money-chart", a.key), lambda: words.money_chart(money_over_time(mem.view, a.flt)))
+    if name.startswith("rating-"):
+        try:
+            ladder = Ladder(name.removeprefix("rating-"))
+        except ValueError:
+            abort(404)
+        lr = mem.ratings(a.flt)[ladder]
+        return mem.derive(("rating-chart", ladder, a.key), lambda: words.rating_chart(rating_over_time(lr), ladder))
+    raw = request.args.get("player", "")
+    if name != "contracts" or not raw.isdigit():
+        abort(404)
+    key = memory_service.player_key(int(raw))
+    st = mem.stats(a.flt)
+    try:
+        me = st.player(key)
+    except KeyError:
+        abort(404)
+    return _contracts_chart(mem, st, key, me.name, a)
+
+
+def _contracts_chart(mem: Memory, st: CircleStats, key: str, name: str, a: Asked) -> charts.BarChart:
+    return mem.derive(("contracts-chart", key, a.key), lambda: words.contracts_chart(contract_points(st, [key]), name))
+
+
+def _picture(token: str, name: str, paint: Callable[[charts.Scene], T], kind: str) -> Response:
+    _c, _w, mem = _circle(token)
+    a = asked()
+    chart = _chart(mem, name, a)
+    body = mem.derive(("paint", kind, name, request.args.get("player"), a.key), lambda: paint(_scene(chart)))
+    resp = make_response(body)
+    resp.headers["Content-Type"] = kind
+    resp.headers["Cache-Control"] = "private, no-store"
+    resp.headers["Content-Disposition"] = f'inline; filename="{name}.{kind.split("/")[1].split("+")[0]}"'
+    return resp
+
+
+def _scene(chart: charts.LineChart | charts.BarChart) -> charts.Scene:
+    return charts.line_scene(chart) if isinstance(chart, charts.LineChart) else charts.bar_scene(chart)
+
+
+@bp.route("/charts/<name>.svg")
+def chart_svg(token: str, name: str) -> Response:
+    return _picture(token, name, lambda scene: charts.svg(scene, id_prefix=name), "image/svg+xml")
+
+
+@bp.route("/charts/<name>.png")
+def chart_png(token: str, name: str) -> Response:
+    return _picture(token, name, charts.png, "image/png")
