@@ -85,6 +85,8 @@ def test_every_page_in_each_language_fits_a_360_px_phone(live_app: tuple[str, Fl
     fits(page, "slate")
     shot(page, f"lang-slate-{lang}-360")
     page.on("dialog", lambda d: d.accept())  # "end the evening now?"
+    page.check("input[name=counts_in_money][value='1']")  # the table says it counts in money
+    fits(page, "ending early")
     page.click("form[action$='/end'] button")
     page.wait_for_selector("#result")
     assert result_word in page.content()
