@@ -1,0 +1,114 @@
+"""The version poll answered before the request cycle (scorekeeper/web/poll.py): the same answers
+as the Flask view, in one statement, and every guarantee kept: a rotated link is refused at once on
+every worker, the wrong-token limit refuses the right link too, a changed version or outlook setting
+brings the fragment, and ProxyFix's client address is the one the limit counts.
+Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_DB=postgres."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+from shared_helpers import counted
+from werkzeug.test import Client
+
+from scorekeeper.web.poll import FastPoll
+
+from .hosting_helpers import API, bearer, circle_tokens, hand, start_evening
+
+ANNA = {"REMOTE_ADDR": "198.51.100.7"}
+WRONG = "Z" * 43
+COMPARED = ("X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy", "X-Robots-Tag", "Cache-Control")
+
+
+@pytest.fixture
+def limited(app_factory: Callable[..., Flask], db_url: str, storage: dict[str, str]) -> Callable[..., Flask]:
+    def make(**config: Any) -> Flask:
+        return app_factory(db_url, **storage, **config)
+
+    return make
+
+
+def _fast(app: Flask) -> FastPoll:
+    outer: Any = app.wsgi_app
+    fast = outer if isinstance(outer, FastPoll) else outer.app
+    assert isinstance(fast, FastPoll)
+    return fast
+
+
+def test_the_unchanged_poll_is_one_statement_with_the_flask_views_headers(
+    app_factory: Callable[..., Flask], db_url: str
+) -> None:
+    app = app_factory(db_url)
+    client = app.test_client()
+    write, view = circle_tokens(client)
+    ev = start_evening(client, write)
+    poll = f"/c/{view}/e/{ev['id']}/version?v={ev['version']}&o=0"
+    with app.app_context(), counted() as seen:
+        fast = client.get(poll)
+    assert fast.status_code == 204 and fast.data == b""
+    queries = [q for q in seen if q not in ("BEGIN", "COMMIT", "ROLLBACK")]
+    assert len(queries) == 1, seen  # link -> circle -> evening version
+    slow = Client(_fast(app).inner).get(poll)  # the Flask view behind it
+    assert slow.status_code == 204
+    for name in (*COMPARED, "Permissions-Policy", "Content-Security-Policy"):
+        assert fast.headers.get(name) == slow.headers.get(name), name
+
+
+def test_a_change_brings_the_fragment_and_unknown_links_are_404(app_factory: Callable[..., Flask], db_url: str) -> None:
+    app = app_factory(db_url)
+    client = app.test_client()
+    write, view = circle_tokens(client)
+    ev = start_evening(client, write)
+    base = f"/c/{view}/e/{ev['id']}/version"
+    v = ev["version"]
+    assert client.get(f"{base}?v={v}&o=1").status_code == 200  # the outlook setting differs
+    assert client.get(f"{base}?v=x").status_code == 200  # no version named: the fragment
+    assert client.post(f"{API}/evenings/{ev['id']}/hands", json=hand(ev), headers=bearer(write)).status_code == 200
+    changed = client.get(f"{base}?v={v}")
+    assert changed.status_code == 200 and changed.text.lstrip().startswith('<div id="live"')
+    assert client.get(f"{base}?v={v + 1}").status_code == 204
+    assert client.get(f"/c/{WRONG}/e/{ev['id']}/version?v={v + 1}").status_code == 404
+    assert client.get(f"/c/{view}/e/nope/version?v={v + 1}").status_code == 404
+    other_write, _other_view = circle_tokens(client)  # a link of another circle opens not this evening
+    assert client.get(f"/c/{other_write}/e/{ev['id']}/version?v={v + 1}").status_code == 404
+
+
+def test_a_rotated_link_stops_at_once_on_every_worker(app_factory: Callable[..., Flask], db_url: str) -> None:
+    one, two = app_factory(db_url).test_client(), app_factory(db_url).test_client()
+    write, _view = circle_tokens(one)
+    ev = start_evening(one, write)
+    poll = f"/e/{ev['id']}/version?v={ev['version']}"
+    assert two.get(f"/c/{write}{poll}").status_code == 204  # the other worker has answered the old link
+    new = one.post(f"{API}/circle/write-token", headers=bearer(write)).get_json()["write_token"]
+    for client in (one, two):
+        assert client.get(f"/c/{write}{poll}").status_code == 404
+        assert client.get(f"/c/{new}{poll}").status_code == 204
+
+
+def test_the_wrong_token_limit_refuses_the_right_poll_too(limited: Callable[..., Flask]) -> None:
+    app = limited(LIMIT_WRONG_TOKENS="2 per 10 minutes")
+    client = app.test_client()
+    write, _view = circle_tokens(client)
+    ev = start_evening(client, write)
+    poll = f"/c/{write}/e/{ev['id']}/version?v={ev['version']}"
+    assert client.get(poll, environ_base=ANNA).status_code == 204
+    for _ in range(2):
+        assert client.get(f"/c/{WRONG}/e/{ev['id']}/version?v=0", environ_base=ANNA).status_code == 404
+    refused = client.get(poll, environ_base=ANNA)
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+    assert client.get(poll, environ_base={"REMOTE_ADDR": "198.51.100.8"}).status_code == 204  # another address
+
+
+def test_behind_a_proxy_the_limit_counts_the_forwarded_address(limited: Callable[..., Flask]) -> None:
+    app = limited(LIMIT_WRONG_TOKENS="1 per 10 minutes", PROXY_HOPS=1)
+    client = app.test_client()
+    write, _view = circle_tokens(client)
+    ev = start_evening(client, write)
+    poll = f"/c/{write}/e/{ev['id']}/version?v={ev['version']}"
+    anna, beat = {"X-Forwarded-For": "203.0.113.1"}, {"X-Forwarded-For": "203.0.113.2"}
+    assert client.get(f"/c/{WRONG}/e/{ev['id']}/version?v=0", headers=anna).status_code == 404
+    assert client.get(poll, headers=anna).status_code == 429
+    assert client.get(poll, headers=beat).status_code == 204
