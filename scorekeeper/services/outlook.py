@@ -208,7 +208,7 @@ def set_hidden(evening: Evening, hidden: bool) -> Evening:
 # The poll before the request cycle (web/poll.py): link -> circle -> evening in one statement,
 # built once (SQLAlchemy caches its compiled form).
 _POLL_BY_LINK = (
-    select(Evening.version, Evening.outlook_hidden)
+    select(Evening.version, Evening.outlook_hidden, Circle.write_token_hash == bindparam("digest"))
     .join(Circle, Circle.id == Evening.circle_id)
     .where(
         Evening.public_id == bindparam("public_id"),
@@ -217,9 +217,9 @@ _POLL_BY_LINK = (
 )
 
 
-def poll_by_link(engine: Engine, token: str, public_id: str) -> tuple[int, bool] | None:
-    """(version, outlook hidden) of the evening ``public_id`` of the circle the link ``token`` opens,
-    or None (no such link or evening: the caller takes the full path, which refuses and counts it).
+def poll_by_link(engine: Engine, token: str, public_id: str) -> tuple[int, bool, bool] | None:
+    """(version, outlook hidden, link may write) of the evening ``public_id`` of the circle the link
+    ``token`` opens, or None (no such link or evening: the caller takes the full path, which refuses and counts it).
 
     One statement on a connection of its own, no session: the hashed token is looked up on every
     call (nothing cached), so a rotated link stops here at once, on every worker and host.
@@ -228,7 +228,7 @@ def poll_by_link(engine: Engine, token: str, public_id: str) -> tuple[int, bool]
         return None
     with engine.connect() as conn:
         row = conn.execute(_POLL_BY_LINK, {"public_id": public_id, "digest": hash_token(token)}).first()
-    return None if row is None else (int(row[0]), bool(row[1]))
+    return None if row is None else (int(row[0]), bool(row[1]), bool(row[2]))
 
 
 def poll_state(circle: Circle, public_id: str) -> tuple[int, bool]:

@@ -16,7 +16,7 @@ from werkzeug.test import Client
 
 from scorekeeper.web.poll import FastPoll
 
-from .hosting_helpers import API, bearer, circle_tokens, hand, start_evening
+from .hosting_helpers import API, bearer, circle_tokens, csrf, hand, start_evening
 
 ANNA = {"REMOTE_ADDR": "198.51.100.7"}
 WRONG = "Z" * 43
@@ -112,3 +112,56 @@ def test_behind_a_proxy_the_limit_counts_the_forwarded_address(limited: Callable
     assert client.get(f"/c/{WRONG}/e/{ev['id']}/version?v=0", headers=anna).status_code == 404
     assert client.get(poll, headers=anna).status_code == 429
     assert client.get(poll, headers=beat).status_code == 204
+
+
+def _page(client: Any, path: str, **kw: Any) -> Any:
+    resp = client.get(path, **kw)
+    assert resp.status_code == 200, resp.status_code
+    assert resp.headers["Cache-Control"] == "private, no-cache" and resp.headers.get("ETag")
+    return resp
+
+
+def test_an_unchanged_slate_page_is_304_and_a_change_of_any_part_is_a_full_page(
+    app_factory: Callable[..., Flask], db_url: str
+) -> None:
+    app = app_factory(db_url, WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    write, view = circle_tokens(client)
+    ev = start_evening(client, write)
+    page = f"/c/{write}/e/{ev['id']}"
+    first = _page(client, page)
+    etag = first.headers["ETag"]
+    with app.app_context(), counted() as seen:
+        again = client.get(page, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == etag
+    assert again.headers["Cache-Control"] == "private, no-cache"
+    assert len([q for q in seen if q not in ("BEGIN", "COMMIT", "ROLLBACK")]) == 1
+    for name in COMPARED[:-1]:
+        assert again.headers.get(name) == first.headers.get(name), name
+    # another language, another kind of link, another session: the full page
+    assert client.get(page, headers={"If-None-Match": etag, "Accept-Language": "de-CH"}).status_code == 200
+    assert client.get(f"/c/{view}/e/{ev['id']}", headers={"If-None-Match": etag}).status_code == 200
+    assert app.test_client().get(page, headers={"If-None-Match": etag}).status_code == 200
+    # compressed, the ETag names the encoding; still the same page
+    packed = _page(client, page, headers={"Accept-Encoding": "gzip"})
+    assert client.get(page, headers={"If-None-Match": packed.headers["ETag"]}).status_code == 304
+    # a hand changes the version: the full page, with a new ETag
+    assert client.post(f"{API}/evenings/{ev['id']}/hands", json=hand(ev), headers=bearer(write)).status_code == 200
+    changed = _page(client, page, headers={"If-None-Match": etag})
+    assert changed.headers["ETag"] != etag
+    assert client.get(page, headers={"If-None-Match": changed.headers["ETag"]}).status_code == 304
+
+
+def test_a_waiting_message_is_never_hidden_behind_a_304(app_factory: Callable[..., Flask], db_url: str) -> None:
+    app = app_factory(db_url, WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    write, _view = circle_tokens(client)
+    ev = start_evening(client, write)
+    page = f"/c/{write}/e/{ev['id']}"
+    first = _page(client, page)
+    # a choice the form does not offer: nothing written, a message for the next page
+    sent = client.post(f"{page}/outlook", data={"hidden": "2", "csrf_token": csrf(first.text)})
+    assert sent.status_code == 302
+    shown = client.get(page, headers={"If-None-Match": first.headers["ETag"]})
+    assert shown.status_code == 200 and "nothing else can be chosen here" in shown.text
+    assert client.get(page, headers={"If-None-Match": shown.headers["ETag"]}).status_code == 304
