@@ -83,6 +83,7 @@ P95_LIMIT_MS = 200.0
 CLIENTS = 32
 RULESET = default_ruleset(Variant.TEAMS)
 ETAG = re.compile(rb"\r\netag: *([^\r]+)", re.IGNORECASE)
+COOKIE = re.compile(rb"\r\nset-cookie: *([^;\r]+)", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------- the client
@@ -352,12 +353,15 @@ def _auth(t: Table, phone: int) -> dict[str, str]:
 async def reads(port: int, tables: list[Table], seconds: float, bare: float) -> tuple[Run, Run, Run]:
     """The poll, the conditional page and the full page, 32 clients each (closed loop)."""
     versions = [await version_of(port, t) for t in tables]
-    etags: list[str] = []
+    etags: list[dict[str, str]] = []  # per table: the headers of a phone asking its page again
     conn = Conn(port)
     for t in tables:
         _s, data = await conn.request("GET", page_path(t), {"X-Forwarded-For": address(0)})
-        found = ETAG.search(data)
-        etags.append(found.group(1).decode() if found else '"none"')
+        found, cookie = ETAG.search(data), COOKIE.search(data)
+        again = {"If-None-Match": found.group(1).decode() if found else '"none"'}
+        if cookie:
+            again["Cookie"] = cookie.group(1).decode()  # the same phone: its session
+        etags.append(again)
     conn.close()
 
     def poll(i: int) -> tuple[str, str, dict[str, str], bytes]:
@@ -367,7 +371,7 @@ async def reads(port: int, tables: list[Table], seconds: float, bare: float) -> 
 
     def cond(i: int) -> tuple[str, str, dict[str, str], bytes]:
         k = i % len(tables)
-        return "GET", page_path(tables[k]), {"X-Forwarded-For": address(i), "If-None-Match": etags[k]}, b""
+        return "GET", page_path(tables[k]), {"X-Forwarded-For": address(i), **etags[k]}, b""
 
     def full(i: int) -> tuple[str, str, dict[str, str], bytes]:
         return "GET", page_path(tables[i % len(tables)]), {"X-Forwarded-For": address(i)}, b""
