@@ -463,6 +463,7 @@ async def tables_phase(
     window = Window()
     stop = False
     tasks: list[asyncio.Task[None]] = []
+    in_flight: set[asyncio.Future[bytes]] = set()
 
     async def send(t_sched: float, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> bytes:
         status, data = await pool.request(method, path, headers, body)
@@ -482,7 +483,9 @@ async def tables_phase(
             sched = next_poll
             next_poll += random.uniform(1.8, 2.2)
             path = f"{page_path(t)}/version?v={seen[i]}&o=0"
-            asyncio.ensure_future(send(sched, "GET", path, headers))
+            pending = asyncio.ensure_future(send(sched, "GET", path, headers))
+            in_flight.add(pending)  # asyncio keeps only a weak reference to a task
+            pending.add_done_callback(in_flight.discard)
             seen[i] = versions[t.evening]  # a changed version brings the fragment: the phone shows it
 
     async def writer(k: int, first_at: float) -> None:
@@ -536,9 +539,9 @@ async def tables_phase(
             break
         best = count
     stop = True
-    for task in tasks:
+    for task in [*tasks, *in_flight]:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*tasks, *in_flight, return_exceptions=True)
     pool.close()
     return best
 
