@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs
 
 from flask import Flask
+from sqlalchemy import Engine, create_engine
 from werkzeug.http import parse_etags, quote_etag
 from werkzeug.wrappers import Request, Response
 
@@ -52,7 +53,8 @@ if TYPE_CHECKING:
 POLL = re.compile(r"/c/([^/]{1,128})/e/([A-Za-z0-9_-]{1,64})/version")
 PAGE = re.compile(r"/c/([^/]{1,128})/e/([A-Za-z0-9_-]{1,64})")
 PAGE_CACHE = "private, no-cache"
-RELEASE = "SCOREKEEPER_RELEASE_DIGEST"  # app.config key, computed once per process
+RELEASE = "SCOREKEEPER_RELEASE_DIGEST"
+EXTENSION = "scorekeeper.fast_poll"  # app.config key, computed once per process
 
 
 def release_of(app: Flask) -> str:
@@ -91,6 +93,17 @@ def mark_page(app: Flask, req: Request, session: Any, response: Response, **stat
     return response
 
 
+def poll_engine(engine: Engine) -> Engine:
+    """The engine of the one statement. SQLite: the app's (in process, its hooks set the pragmas).
+    Other databases: an engine of its own on the same URL in autocommit, without the pool's
+    ping: one round trip per poll instead of four (ping, BEGIN, SELECT, ROLLBACK). A connection
+    the server dropped fails that one poll, which then takes the full path (and the pool
+    replaces the connection)."""
+    if engine.dialect.name == "sqlite":
+        return engine
+    return create_engine(engine.url, isolation_level="AUTOCOMMIT", pool_pre_ping=False, pool_size=4, max_overflow=4)
+
+
 class FastPoll:
     """WSGI: the unchanged poll's 204 and the unchanged page's 304 from one statement;
     everything else to ``inner``."""
@@ -99,7 +112,7 @@ class FastPoll:
         self.app = app
         self.inner = inner
         with app.app_context():
-            self.engine = db.engine
+            self.engine = poll_engine(db.engine)
         release_of(app)
         encodings = app.config.get("COMPRESS_ALGORITHM") or []
         self.encodings = [encodings] if isinstance(encodings, str) else [str(a) for a in encodings]
@@ -193,6 +206,7 @@ def install(app: Flask) -> None:
     """Put the fast layer in front of the app, inside ProxyFix if there is one."""
     outer: Any = app.wsgi_app
     if hasattr(outer, "x_for") and hasattr(outer, "app"):  # ProxyFix: wrap what it wraps
-        outer.app = FastPoll(app, outer.app)
+        fast = outer.app = FastPoll(app, outer.app)
     else:
-        app.wsgi_app = FastPoll(app, outer)  # type: ignore[method-assign]  # Flask's documented way to wrap it
+        fast = app.wsgi_app = FastPoll(app, outer)  # type: ignore[method-assign]  # Flask's documented way to wrap it
+    app.extensions[EXTENSION] = fast  # its engine is disposed with the app's (tests, `flask` commands)
