@@ -36,9 +36,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # shared_helpers: counted, store_record
 
-from history_web import counted, store  # noqa: E402
+from shared_helpers import counted, store_record  # noqa: E402
 from sqlalchemy import delete  # noqa: E402
 
 from scorekeeper.app import create_app  # noqa: E402
@@ -84,8 +84,8 @@ def main() -> None:
             import flask_migrate
 
             flask_migrate.upgrade()
-            record = sample_circle(2026, evenings=args.evenings, paper_rate=0.0)  # store() writes no paper cells
-            write, _view = store(record)
+            record = sample_circle(2026, evenings=args.evenings, paper_rate=0.0)  # store_record() writes no paper cells
+            write, _view = store_record(record)
             names = [p.name for p in record.players]
             print(f"circle: {len(record.evenings)} ended evenings of every variant, {len(names)} players")
             for variant in Variant:

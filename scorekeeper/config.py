@@ -60,6 +60,9 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_HTTPONLY": True,
         "MAX_CONTENT_LENGTH": 256 * 1024,
+        # Restoring an export (page and API) only: 500 evenings typed by hand are some 4 MB;
+        # an evening dealt digitally card by card adds some 80 KB.
+        "IMPORT_MAX_BYTES": 32 * 1024 * 1024,
         # The computers' level at the digital table when the organiser picks none (bots.LEVELS).
         "TABLE_COMPUTER_LEVEL": "normal",
         "JSON_SORT_KEYS": False,

@@ -13,6 +13,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from wtforms import (
     BooleanField,
     DateField,
@@ -154,6 +155,18 @@ class CreateCircleForm(FlaskForm):
         validators=[DataRequired(_l("Give the circle a name.")), Length(max=80)],
         render_kw={"placeholder": _l("e.g. Thursday Jass"), "autocomplete": "off"},
     )
+
+
+class RestoreForm(FlaskForm):
+    """An export file (JSON) to restore into a new circle."""
+
+    file = FileField(_l("Export file (.json)"), render_kw={"accept": ".json,application/json"})
+
+
+class DeleteCircleForm(FlaskForm):
+    """The second question before a circle is deleted for good: its name, typed again."""
+
+    name = StringField(_l("The circle's name"), render_kw={"autocomplete": "off"})
 
 
 class AddPlayerForm(FlaskForm):

@@ -42,7 +42,7 @@ from .services.signals import token_refused
 EXTENSION = "scorekeeper.limiter"
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 # The endpoints that create a circle (a test checks that each exists).
-CIRCLE_CREATION = ("home.index", "api.create_circle")
+CIRCLE_CREATION = ("home.index", "api.create_circle", "api.import_circle", "home.restore")
 # Arguments of a route that carry (or stand for) a secret: circle links, seat links,
 # the seat pages (seat cookie). Every API route reads a token from its headers or body.
 TOKEN_ARGUMENTS = frozenset({"token", "seat_token", "table_id"})

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, ForeignKey, String, UniqueConstraint, false
+from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -120,6 +121,8 @@ class Evening(Model):
     version: Mapped[int] = mapped_column(default=0)
     status: Mapped[str] = mapped_column(String(8), default="open")
     ended_early: Mapped[bool] = mapped_column(default=False)
+    # An evening ended early counts in the money totals only if the table said so when ending it.
+    counts_in_money: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
     start_request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LEN))
     # sha256 of what the start request asked (services.requests.digest): the same id with
     # another body is refused. NULL for evenings started before it was kept.
@@ -198,6 +201,8 @@ class EntryRow(Model):
     countermatch: Mapped[bool] = mapped_column(default=False)
     seich: Mapped[bool] = mapped_column(default=False)
     digital: Mapped[bool] = mapped_column(default=False)  # played in the app, not entered by hand
+    # A cell typed from a paper slate: the value written (HandEntry.cell); both piles 0. NULL: a hand.
+    cell: Mapped[int | None]
     request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN))
     # Who recorded it, as the phone says (a name; there are no accounts). RULES 7: who, when, old, new.
     author: Mapped[str | None] = mapped_column(String(40))
@@ -264,6 +269,36 @@ class AppliedRequest(Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
+class HousekeepingRow(Model):
+    """Append-only housekeeping of a circle (issue 9.12): ``rename`` (``player`` is called
+    ``name``), ``merge`` (``player`` is the same person as ``into``), ``delete_evening``
+    (``evening`` was a test), ``undo`` (takes back the event with seq ``undoes``).
+    Applied by ``history.housekeeping`` as a fold; never updated, never deleted."""
+
+    __tablename__ = "housekeeping"
+    __table_args__ = (
+        UniqueConstraint("circle_id", "seq"),
+        UniqueConstraint("circle_id", "request_id"),
+        CheckConstraint("kind IN ('rename', 'merge', 'delete_evening', 'undo')", name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    circle_id: Mapped[int] = mapped_column(ForeignKey("circles.id"), index=True)
+    seq: Mapped[int]  # 1, 2, 3... per circle
+    kind: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    into_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str | None] = mapped_column(String(40))
+    evening_id: Mapped[int | None] = mapped_column(ForeignKey("evenings.id"))
+    undoes: Mapped[int | None]
+    request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN))
+    author: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<HousekeepingRow #{self.seq} {self.kind}>"
+
+
 # --- the digital table (issue 4) ------------------------------------------------------
 class DigitalTable(Model):
     """A table dealt by the app for an evening: seats on phones or computer players.
@@ -285,6 +320,8 @@ class DigitalTable(Model):
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Restored from an export (closed): it holds only hands that were over when exported.
+    restored: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     evening: Mapped[Evening] = relationship()
 

@@ -13,7 +13,8 @@ errors included, is JSON; see ``errors`` for the codes and statuses and
   ``validation``: input checked against them; ``openapi``: the OpenAPI document;
 - ``serialize``: JSON from the services' values and an evening's snapshot;
 - ``auth``, ``errors``; the views: ``routes_circle``, ``routes_evening``, ``routes_table``,
-  ``routes_memory`` (a player's statistics, the purse and its settlements).
+  ``routes_memory`` (a player's statistics, the purse and its settlements),
+  ``routes_housekeeping``, ``routes_data`` (export, restore, delete, paper slates).
 
 The API never imports the pages (``web``); shared words come from ``present``.
 """
@@ -31,7 +32,14 @@ from ..extensions import csrf
 from ..game.errors import RuleError
 from ..services import evenings as svc
 from ..services.errors import StaleVersion
-from . import routes_circle, routes_evening, routes_memory, routes_table  # noqa: F401  (the views register themselves)
+from . import (  # noqa: F401  (the views register themselves)
+    routes_circle,
+    routes_data,
+    routes_evening,
+    routes_housekeeping,
+    routes_memory,
+    routes_table,
+)
 from .blueprint import bp, routes
 from .errors import ApiError, api_error_response, http_error_response, rule_error_response
 from .openapi import document
@@ -60,7 +68,7 @@ def _rule_error(err: RuleError) -> Response:
     if evening is None:
         return rule_error_response(err)
     ruleset = svc.ruleset_of(evening)
-    names = [p.name for p in evening.players]
+    names = list(svc.names_of(evening))
     extra: dict[str, Any] = {}
     if isinstance(err, StaleVersion):  # the fresh slate, read after the failed write rolled back
         fresh = svc.load_snapshot(svc.get_evening(g.api_circle, g.api_evening_id))

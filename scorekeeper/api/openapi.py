@@ -54,8 +54,9 @@ def _operation(op: Operation) -> dict[str, Any]:
         out["security"] = []
     elif op.auth == "write":
         out["description"] = (out.get("description", "") + " Needs the write token.").strip()
-    if op.body is not None:
-        body: dict[str, Any] = {"required": True, "content": _content(op.body)}
+    documented = op.body or op.raw_body
+    if documented is not None:
+        body: dict[str, Any] = {"required": True, "content": _content(documented)}
         if op.example is not None:
             body["content"]["application/json"]["example"] = op.example
         out["requestBody"] = body
@@ -63,7 +64,7 @@ def _operation(op: Operation) -> dict[str, Any]:
     for status, (text, schema) in sorted(op.responses.items()):
         responses[str(status)] = {"description": text, **({"content": _content(schema)} if schema else {})}
     codes = [405, 429]
-    if op.body is not None:
+    if documented is not None:
         codes += [400, 413, 415]
     if op.auth != "none":
         codes += [401, 404]

@@ -54,6 +54,9 @@ class Operation:
     query: tuple[dict[str, Any], ...] = ()
     headers: tuple[dict[str, Any], ...] = ()
     example: dict[str, Any] | None = None
+    # A body the view reads itself (documented as ``raw_body``'s schema; not checked here),
+    # e.g. an export file larger than MAX_BODY.
+    raw_body: str | None = None
 
     @property
     def path(self) -> str:
@@ -80,10 +83,23 @@ class ApiRoutes:
         query: tuple[dict[str, Any], ...] = (),
         headers: tuple[dict[str, Any], ...] = (),
         example: dict[str, Any] | None = None,
+        raw_body: str | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         def decorate(view: Callable[..., Any]) -> Callable[..., Any]:
             op = Operation(
-                rule, method, view.__name__, summary, description, tag, auth, body, responses, query, headers, example
+                rule,
+                method,
+                view.__name__,
+                summary,
+                description,
+                tag,
+                auth,
+                body,
+                responses,
+                query,
+                headers,
+                example,
+                raw_body,
             )
 
             @wraps(view)

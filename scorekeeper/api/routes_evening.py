@@ -257,6 +257,7 @@ def end(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
         early=bool(body.get("early", False)),
         expected_version=body["expected_version"],
         request_id=body["request_id"],
+        counts_in_money=bool(body.get("counts_in_money", True)),
     )
     return evening_answer(ev)
 

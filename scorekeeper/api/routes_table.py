@@ -180,7 +180,7 @@ def _table_dict(st: TableState, names: list[str]) -> dict[str, Any]:
 
 
 def _names(table: DigitalTable) -> list[str]:
-    return [p.name for p in table.evening.players]
+    return list(evenings.names_of(table.evening))
 
 
 def seat_state(st: TableState, seat: int) -> dict[str, Any]:
@@ -230,7 +230,7 @@ def evening_table(circle: Circle, evening_id: str) -> Response:
     table = svc.open_table_of(ev)
     if table is None:
         return answer({"table": None})
-    return answer({"table": _table_dict(svc.run_computers(table), [p.name for p in ev.players])})
+    return answer({"table": _table_dict(svc.run_computers(table), list(evenings.names_of(ev)))})
 
 
 @routes.operation(
@@ -255,7 +255,7 @@ def open_table(circle: Circle, evening_id: str, body: dict[str, Any]) -> Respons
     table = svc.open_table(
         ev, computers=computers, level=body.get("level") or current_app.config["TABLE_COMPUTER_LEVEL"]
     )
-    return answer({"table": _table_dict(svc.load(table), [p.name for p in ev.players])})
+    return answer({"table": _table_dict(svc.load(table), list(evenings.names_of(ev)))})
 
 
 @routes.operation(
@@ -298,7 +298,7 @@ def seat_computer(circle: Circle, evening_id: str, seat: int) -> Response:
     if table is None:
         raise RuleError(N_("No digital table is open for this evening."), "no_table")
     seat_svc.set_computer(table, seat, request.args.get("level") or current_app.config["TABLE_COMPUTER_LEVEL"])
-    return answer({"table": _table_dict(svc.run_computers(table), [p.name for p in ev.players])})
+    return answer({"table": _table_dict(svc.run_computers(table), list(evenings.names_of(ev)))})
 
 
 # --- the seat token: join, read, choose, play ---------------------------------------------------

@@ -14,6 +14,8 @@ from ..game.hand_entry import HandEntry
 from ..models import Circle, Player
 from ..present.labels import barrel_rule_text, row_label, side_labels
 from ..scoring.final import Cut, Result, Tie
+from ..services import housekeeping
+from ..services.housekeeping import PlayerNow
 from ..services.outlook import EveningOutlook
 from ..services.records import EveningSummary, PlayerRecord
 from ..services.replay import LogItem
@@ -30,12 +32,13 @@ def circle_dict(circle: Circle) -> Json:
     return {"id": circle.public_id, "name": circle.name, "created_at": when(circle.created_at)}
 
 
-def player_dict(player: Player) -> Json:
+def player_dict(player: Player | PlayerNow) -> Json:
     return {"id": player.id, "name": player.name}
 
 
 def players_of(circle: Circle) -> list[Json]:
-    return [player_dict(p) for p in sorted(circle.players, key=lambda p: p.name.lower())]
+    """The players in force under their names now (housekeeping applied), by name."""
+    return [player_dict(p) for p in housekeeping.players_now(housekeeping.folded(circle))]
 
 
 def hand_dict(entry: HandEntry) -> Json:
@@ -74,6 +77,8 @@ def summary_dict(s: EveningSummary) -> Json:
         "winners": list(s.winners),
         "money": None if s.money is None else list(s.money),
         "stake_rappen": s.stake_rappen,
+        "counts_in_money": s.counts_in_money,
+        "deleted": s.deleted,
     }
 
 
@@ -119,6 +124,7 @@ def slate_dict(snap: EveningSnapshot) -> Json:
                     "played_as": c.entry.contract.code if c.entry.contract is not None else None,
                     "match": c.entry.match,
                     "countermatch": c.entry.countermatch,
+                    "imported": c.imported,
                 }
             )
         rows.append(
@@ -176,6 +182,7 @@ def evening_dict(snap: EveningSnapshot, *, can_write: bool) -> Json:
         "id": snap.public_id,
         "status": snap.status,
         "ended_early": snap.ended_early,
+        "counts_in_money": snap.counts_in_money,
         "created_at": when(snap.created_at),
         "ended_at": when(snap.ended_at),
         "version": snap.version,

@@ -166,8 +166,77 @@ REQUESTS: dict[str, Schema] = {
         ["request_id"],
     ),
     "EndInput": obj(
-        {**WRITE_FIELDS, "early": {**BOOL, "description": "End before every cell is filled."}},
+        {
+            **WRITE_FIELDS,
+            "early": {**BOOL, "description": "End before every cell is filled."},
+            "counts_in_money": {
+                **BOOL,
+                "description": "An evening ended early counts in the circle's money totals only if true "
+                "(default true); a complete evening always counts.",
+            },
+        },
         ["expected_version", "request_id"],
+    ),
+    "PaperCell": obj(
+        {
+            "row_key": {"type": "string", "maxLength": 200},
+            "side": {**INT, "description": "The column: a player (three players, solo) or a team (0 or 1)."},
+            "value": {**INT, "description": "The cell as written on the paper slate."},
+            "played_as": {
+                "type": ["string", "null"],
+                "maxLength": 200,
+                "description": "What a joker row was played as (optional; a Misère must be named).",
+            },
+            "match": BOOL,
+            "countermatch": BOOL,
+        },
+        ["row_key", "side", "value"],
+    ),
+    "PaperEvening": obj(
+        {
+            "variant": {"type": "string", "enum": VARIANTS},
+            "players": {"type": "array", "items": {"type": "string", "maxLength": 1000}, "maxItems": 8},
+            "first_dealer": INT,
+            "options": ref("RuleOptions"),
+            "stake": ref("StakeOptions"),
+            "cells": {"type": "array", "items": ref("PaperCell"), "maxItems": 200},
+            "cuts": {
+                "type": "array",
+                "maxItems": 40,
+                "description": "Three players: how each tie was cut (the tied sides, highest card first); "
+                "a tie without one is cut by the app.",
+                "items": obj(
+                    {
+                        "row_key": STR,
+                        "end": {"type": "string", "enum": ["high", "low", "all"]},
+                        "order": {"type": "array", "items": INT, "maxItems": 4},
+                    }
+                ),
+            },
+            "played_at": {**TIME, "description": "When the evening was played (default: now)."},
+            "counts_in_money": {
+                **BOOL,
+                "description": "With empty cells (ended early): counts in the money totals only if true (default).",
+            },
+            "author": AUTHOR,
+            "request_id": REQUEST_ID,
+        },
+        ["variant", "players", "first_dealer", "cells", "request_id"],
+        description="A past evening typed from a paper slate: its final cells, marked as imported.",
+    ),
+    "CircleDelete": obj({"name": {"type": "string", "maxLength": 1000, "description": "The circle's name, again."}}),
+    "HousekeepingInput": obj(
+        {
+            "kind": {"type": "string", "enum": ["rename", "merge", "delete_evening", "undo"]},
+            "player": {**INT, "description": "rename, merge: the player's id."},
+            "into": {**INT, "description": "merge: the id of the player kept."},
+            "name": {"type": "string", "maxLength": 1000, "description": "rename: the new name."},
+            "evening": {"type": "string", "maxLength": 64, "description": "delete_evening: the evening's id."},
+            "undoes": {**INT, "description": "undo: the seq of the change taken back."},
+            "request_id": REQUEST_ID,
+            "author": AUTHOR,
+        },
+        ["kind", "request_id"],
     ),
     "CutInput": obj(
         {
@@ -237,7 +306,16 @@ RESULT: Schema = obj(
         "potatoes": INTS,
     }
 )
-CELL: Schema = obj({"value": INT, "index": INT, "played_as": nullable(STR), "match": BOOL, "countermatch": BOOL})
+CELL: Schema = obj(
+    {
+        "value": INT,
+        "index": INT,
+        "played_as": nullable(STR),
+        "match": BOOL,
+        "countermatch": BOOL,
+        "imported": {**BOOL, "description": "Typed from a paper slate (a value, no card points)."},
+    }
+)
 SLATE: Schema = obj(
     {
         "version": INT,
@@ -293,6 +371,11 @@ SUMMARY: Schema = obj(
         "winners": {"type": "array", "items": STR},
         "money": nullable(INTS),
         "stake_rappen": INT,
+        "counts_in_money": {
+            **BOOL,
+            "description": "False: ended early, and the table said it does not count in money.",
+        },
+        "deleted": {**BOOL, "description": "Deleted as a test evening (housekeeping): it counts nowhere."},
     }
 )
 EVENING: Schema = obj(
@@ -300,6 +383,10 @@ EVENING: Schema = obj(
         "id": STR,
         "status": STR,
         "ended_early": BOOL,
+        "counts_in_money": {
+            **BOOL,
+            "description": "False: ended early, and the table said it does not count in money.",
+        },
         "created_at": TIME,
         "ended_at": nullable(TIME),
         "version": INT,
@@ -334,6 +421,21 @@ STALE: Schema = obj(
     description="409: nothing was written; the current version and the fresh slate.",
 )
 
+HOUSEKEEPING: Schema = obj(
+    {
+        "seq": INT,
+        "kind": STR,
+        "player": nullable(INT),
+        "into": nullable(INT),
+        "name": nullable(STR),
+        "evening": nullable(STR),
+        "undoes": nullable(INT),
+        "author": nullable(STR),
+        "created_at": nullable(TIME),
+        "in_force": {**BOOL, "description": "False once an undo took it back."},
+        "undone_by": {**nullable(INT), "description": "The seq of the undo that took it back."},
+    }
+)
 NUMBER: Schema = {"type": "number"}
 PROBABILITY: Schema = {"type": ["number", "null"], "minimum": 0, "maximum": 1}
 LINE: Schema = {
@@ -548,6 +650,22 @@ RESPONSES: dict[str, Schema] = {
             }
         }
     ),
+    "HousekeepingChange": HOUSEKEEPING,
+    "CircleExport": {
+        "type": "object",
+        "description": "A circle's export (docs/EXPORT.md): format `scorekeeper-circle`, a version, the circle, "
+        "players, evenings, settlements and housekeeping.",
+    },
+    "CircleImported": obj(
+        {
+            "circle": ref("Circle"),
+            "write_token": STR,
+            "view_token": STR,
+            "links": obj({"write": STR, "view": STR}),
+        },
+        description="As a new circle: the plain tokens are shown once; `links` open its pages.",
+    ),
+    "HousekeepingLog": obj({"changes": {"type": "array", "items": ref("HousekeepingChange")}}),
     "EveningList": obj({"evenings": {"type": "array", "items": ref("EveningSummary")}}),
     "Version": obj({"version": INT}),
     "Entries": obj({"version": INT, "entries": {"type": "array", "items": obj({"index": INT, "hand": ref("Hand")})}}),

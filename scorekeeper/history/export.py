@@ -442,6 +442,11 @@ def parse(data: bytes | str) -> dict[str, Any]:
         doc = json.loads(data)
     except (ValueError, RecursionError):
         raise _fail("export_not_json") from None
+    return document(doc)
+
+
+def document(doc: object) -> dict[str, Any]:
+    """An already parsed JSON value as an export document, upgraded to the current version."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise _fail("export_foreign")
     return upgrade(doc)
@@ -509,9 +514,10 @@ def validate(circle: CircleRecord) -> None:
         raise invalid("housekeeping", err.code) from None
 
 
-def decode(data: bytes | str) -> CircleRecord:
-    """An export file read, upgraded and validated; RuleError if it cannot be restored."""
-    circle = read(parse(data))
+def decode(data: bytes | str | dict[str, Any]) -> CircleRecord:
+    """An export file (or its parsed JSON) read, upgraded and validated; RuleError if it
+    cannot be restored."""
+    circle = read(document(data) if isinstance(data, dict) else parse(data))
     validate(circle)
     return circle
 

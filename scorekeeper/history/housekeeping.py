@@ -187,6 +187,19 @@ def fold_events(
     return _state(players, kept)
 
 
+def fold_stored(players: Sequence[Player], events: Sequence[Housekeeping]) -> Folded:
+    """The state after a log that was checked when each event was written (the database's):
+    undos applied, nothing checked again, so ``players`` need hold only the players asked
+    about and those merged into (a page naming one evening's seats)."""
+    kept: list[Housekeeping] = []
+    for e in sorted(events, key=lambda e: e.seq):
+        if e.kind is HousekeepingKind.UNDO:
+            kept = [k for k in kept if k.seq != e.undoes]
+        else:
+            kept.append(e)
+    return _state(players, kept)
+
+
 def _verify_one(
     players: Sequence[Player],
     seats: Mapping[EveningId, Sequence[PlayerId]],

@@ -37,6 +37,7 @@ class CellView:
     countermatch: bool = False  # bad for the declarer
     last: bool = False  # the most recent entry
     digital: bool = False  # dealt at the digital table
+    imported: bool = False  # typed from a paper slate (a value, no card points)
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class SlateView:
     key: list[tuple[str, str]] = field(default_factory=list)  # (short, full) where the short form differs
     chooser: dict[int, int] = field(default_factory=dict)  # per side: its seat whose turn it is to choose
     sticks_now: list[int] | None = None  # THREE: net sticks known now (match row, rows written by all)
+    imported: bool = False  # some cells were typed from a paper slate (the legend says so)
 
     @property
     def has_matches(self) -> bool:
@@ -125,6 +127,7 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
                     bad,
                     c.index == last_index,
                     c.index in snap.digital,
+                    c.imported,
                 )
             )
         nxt = ruleset.rows[i + 1] if i + 1 < len(ruleset.rows) else None
@@ -147,6 +150,7 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
         key=names_key(names),
         chooser=choosers(snap),
         sticks_now=current_net(slate, row_ranges(slate, snap.cuts, ended=not snap.is_open)) if three else None,
+        imported=any(e.imported for e in slate.entries),
     )
 
 

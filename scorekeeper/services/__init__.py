@@ -6,13 +6,16 @@ configuration comes in as arguments; the database session is ``extensions.db``'s
 - ``evenings``: start_evening, record_hand, correct_entry, undo_last, set_cut,
   draw_cuts, end_evening, reopen_evening; reads: get_evening, version_of, load_snapshot,
   and the single reads load_slate, entry_log, cuts_and_pending, result.
-- ``snapshot``: the read model, ``EveningSnapshot`` (four statements an evening).
+- ``snapshot``: the read model, ``EveningSnapshot`` (five statements an evening).
 - ``outlook``: an evening's outlook from its snapshot (forecast stored once per version), the
   setting to hide it, the poll's state.
 - ``memory``: load_record, the whole circle as ``history.records.CircleRecord`` in a
   constant number of statements (statistics, ratings, the purse, charts, export);
   memory_of, the same kept per worker with what is derived from it.
 - ``purse``: append a settlement (payment, correction, void) to the circle's purse.
+- ``housekeeping``: rename, merge, delete a test evening, undo (appended events) and who
+  is who now; ``restore``: export (JSON, CSV) and restore into a new circle; ``erase``:
+  delete a circle for good; ``paper``: a past evening typed from a paper slate.
 - ``replay``: append-only entry and cut rows -> the slate, the audit trail, the cuts.
 - ``digital_table``: open a table, deal, act, close; the computers (``bots``) and what
   happens when one fails. ``seats``: seat tokens, handing a seat over, computer seats.
@@ -20,8 +23,9 @@ configuration comes in as arguments; the database session is ``extensions.db``'s
 - ``tx``: the transaction discipline (SQLite BEGIN IMMEDIATE, PostgreSQL FOR UPDATE).
 """
 
-from ..models import AppliedRequest, CutRow, EntryRow, SettlementRow
+from ..models import AppliedRequest, CutRow, EntryRow, HousekeepingRow, SettlementRow
 from . import tx
 
-# The slate's log is append-only: refuse any delete or change of these rows at flush time.
-tx.guard_append_only(EntryRow, CutRow, AppliedRequest, SettlementRow)
+# The slate's log, the purse's settlements and the housekeeping are append-only: refuse any
+# delete or change of these rows (only erasing a whole circle, ``tx.erasing``, deletes them).
+tx.guard_append_only(EntryRow, CutRow, AppliedRequest, SettlementRow, HousekeepingRow)

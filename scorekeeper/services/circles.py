@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ..game.errors import N_, RuleError
 from ..models import Circle, Player
-from . import tx
+from . import housekeeping, tx
 from .errors import Forbidden, NotFound
 from .records import EveningSummary, PlayerRecord, history, player_records
 from .signals import token_refused
@@ -124,7 +124,9 @@ def add_player(circle: Circle, name: str) -> Player:
     clean = clean_name(name, limit=PLAYER_NAME_MAX, code="player_name")
     circle_id = circle.id
     with tx.write() as s:
-        if _find_player(s, circle_id, clean) is not None:
+        if _find_player(s, circle_id, clean) is not None or housekeeping.resolve(
+            housekeeping.state_in(s, circle_id), [clean]
+        ) != [None]:
             raise RuleError(N_("%(name)s is already in this circle."), "player_exists", name=clean)
         player = Player(circle_id=circle_id, name=clean)
         s.add(player)

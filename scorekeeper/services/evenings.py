@@ -27,12 +27,12 @@ from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..models import (
     QUEUED_AFTER_MAX,
-    REQUEST_ID_LEN,
     AppliedRequest,
     Circle,
     CutRow,
     EntryRow,
     Evening,
+    Player,
     Seat,
     is_public_id,
     utcnow,
@@ -40,7 +40,7 @@ from ..models import (
 from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
 from ..scoring.payouts import Payout
 from ..scoring.slate import Slate, verify_entry
-from . import tx
+from . import housekeeping, tx
 from .circles import PLAYER_NAME_MAX, clean_name, get_or_create_player
 from .errors import NotFound, StaleVersion
 from .replay import (
@@ -54,7 +54,16 @@ from .replay import (
     ruleset_of,
 )
 from .requests import check_same, digest
-from .snapshot import EveningSnapshot, cut_rows, decide, entry_rows, hand_in_play, load_snapshot, open_table_hand
+from .snapshot import (
+    EveningSnapshot,
+    cut_rows,
+    decide,
+    entry_rows,
+    hand_in_play,
+    load_snapshot,
+    open_table_hand,
+    seat_names,
+)
 
 __all__ = [
     "EveningSnapshot",
@@ -66,6 +75,7 @@ __all__ = [
     "get_evening",
     "load_slate",
     "load_snapshot",
+    "names_of",
     "record_hand",
     "reopen_evening",
     "result",
@@ -110,6 +120,11 @@ def load_slate(evening: Evening) -> Slate:
     return _slate(tx.session(), evening)
 
 
+def names_of(evening: Evening) -> tuple[str, ...]:
+    """The evening's players in seat order, under the names they go by now (housekeeping)."""
+    return seat_names(tx.session(), evening.id)
+
+
 def version_of(circle: Circle, public_id: str) -> int:
     """The evening's current version, by one small query (what phones poll); raises NotFound."""
     version = (
@@ -148,14 +163,7 @@ def result(evening: Evening, slate: Slate | None = None) -> tuple[Result, Payout
 
 
 # --- starting ----------------------------------------------------------------------
-def _check_request_id(request_id: str) -> str:
-    if (
-        not isinstance(request_id, str)
-        or not 1 <= len(request_id) <= REQUEST_ID_LEN
-        or not (request_id.isascii() and request_id.isprintable())
-    ):
-        raise RuleError(N_("This form is out of date. Please try again."), "request_id")
-    return request_id
+_check_request_id = tx.check_request_id  # one rule for every request id (tx)
 
 
 def start_evening(
@@ -190,7 +198,7 @@ def start_evening(
                 if found is not None:
                     check_same(found.start_digest, asked)
                     return found
-                players = [get_or_create_player(s, circle_id, name) for name in names]
+                players = players_for(s, circle_id, names)
                 ev = Evening(
                     circle_id=circle_id,
                     ruleset=snapshot,
@@ -210,6 +218,18 @@ def start_evening(
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def players_for(s: Session, circle_id: int, names: Sequence[str]) -> list[Player]:
+    """The players the names stand for now (housekeeping honoured: a renamed player's new
+    or old name, a merged player's name give the player kept); new names join the circle."""
+    ids = housekeeping.resolve(housekeeping.state_in(s, circle_id), names)
+    housekeeping.refuse_twice(ids)
+    out = []
+    for name, pid in zip(names, ids, strict=True):
+        found = None if pid is None else s.get(Player, int(pid))
+        out.append(found if found is not None else get_or_create_player(s, circle_id, name))
+    return out
 
 
 # --- changing ---------------------------------------------------------------------
@@ -497,11 +517,19 @@ def draw_cuts(evening: Evening, *, expected_version: int, request_id: str, rng: 
 
 
 def end_evening(
-    evening: Evening, *, early: bool, expected_version: int, request_id: str, rng: random.Random | None = None
+    evening: Evening,
+    *,
+    early: bool,
+    expected_version: int,
+    request_id: str,
+    rng: random.Random | None = None,
+    counts_in_money: bool = True,
 ) -> Evening:
     """End the evening: when every cell is filled, or ``early`` with the standing so far.
 
     Ties without a cut are cut by a secure random draw now (recorded like any cut).
+    ``counts_in_money``: whether an evening ended early counts in the circle's money
+    totals (the table says so when ending it); a complete evening always counts.
     """
     generator = rng or secrets.SystemRandom()
 
@@ -515,6 +543,7 @@ def end_evening(
         final_result(slate, cuts)  # must stand before the evening is closed
         ev.status = "ended"
         ev.ended_early = not slate.complete
+        ev.counts_in_money = slate.complete or bool(counts_in_money)
         ev.ended_at = utcnow()
         return True
 
@@ -531,7 +560,7 @@ def end_evening(
 def reopen_evening(evening: Evening, *, expected_version: int, request_id: str) -> Evening:
     """Open an ended evening again to correct it (a mistake noticed at payout time).
 
-    Status back to ``open``, ``ended_at`` and ``ended_early`` cleared, version + 1. The
+    Status back to ``open``, ``ended_at``, ``ended_early`` and ``counts_in_money`` cleared, version + 1. The
     entries and the recorded cuts stay; closing it again computes the result afresh.
     Reopening an open evening raises ``evening_open``.
     """
@@ -541,6 +570,7 @@ def reopen_evening(evening: Evening, *, expected_version: int, request_id: str) 
             raise RuleError(N_("This evening is still open."), "evening_open")
         ev.status = "open"
         ev.ended_early = False
+        ev.counts_in_money = True
         ev.ended_at = None
         return True
 

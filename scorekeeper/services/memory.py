@@ -12,9 +12,9 @@ A digital hand goes into the record only once it is over: exactly when its resul
 the slate, written under ``snapshot.digital_hand_request_id(table, number)``. A hand
 still in play holds private cards: it and its actions are left out.
 
-Extension point (one statement, added to ``STATEMENTS`` and to the ``fingerprint`` when
-the table exists): ``_housekeeping`` (rename, merge, delete evening, undo). Everything
-read goes through ``history.housekeeping.view`` before it is shown.
+The housekeeping log (rename, merge, delete evening, undo; ``services.housekeeping``)
+is one statement more, and its events join the ``fingerprint``. Everything read goes
+through ``history.housekeeping.view`` before it is shown.
 
 ``memory_of(circle)`` is what pages and the API read: the record and its view, kept per
 worker while the circle's ``fingerprint`` (one statement) says nothing changed; after a
@@ -58,16 +58,28 @@ from ..history.records import (
     Status,
 )
 from ..history.stats import ALL, CircleStats, Filter, circle_stats
-from ..models import Circle, CutRow, DigitalTable, EntryRow, Evening, Seat, SettlementRow, TableAction, TableHand
+from ..models import (
+    Circle,
+    CutRow,
+    DigitalTable,
+    EntryRow,
+    Evening,
+    HousekeepingRow,
+    Seat,
+    SettlementRow,
+    TableAction,
+    TableHand,
+)
 from ..models import Player as PlayerRow
 from ..scoring.final import Cut, End
 from . import tx
+from .housekeeping import events_of
 from .snapshot import digital_hand_request_id
 
 T = TypeVar("T")
 
-# players, evenings, seats, entries, cuts, digital hands, digital actions, settlements
-STATEMENTS: Final = 8
+# players, evenings, seats, entries, cuts, digital hands, digital actions, settlements, housekeeping
+STATEMENTS: Final = 9
 # after a change: the fingerprint, the evenings' versions, then STATEMENTS for what changed
 RELOAD_STATEMENTS: Final = 2 + STATEMENTS
 RELOAD_IN_LIMIT: Final = 200  # more changed evenings than this: load the circle's evenings whole
@@ -132,6 +144,7 @@ def _logs(s: Session, which: Which) -> tuple[dict[int, list[LogEntry]], set[str]
             EntryRow.match,
             EntryRow.countermatch,
             EntryRow.seich,
+            EntryRow.cell,
             EntryRow.digital,
             EntryRow.request_id,
             EntryRow.author,
@@ -157,6 +170,7 @@ def _logs(s: Session, which: Which) -> tuple[dict[int, list[LogEntry]], set[str]
         match,
         cm,
         seich,
+        cell,
         digital,
         rid,
         author,
@@ -174,6 +188,7 @@ def _logs(s: Session, which: Which) -> tuple[dict[int, list[LogEntry]], set[str]
                 match=match,
                 countermatch=cm,
                 seich=seich,
+                cell=cell,
             )
         logs[evening].append(LogEntry(seq, _KINDS[kind], supersedes, hand, digital, author, when))
         if digital:
@@ -212,6 +227,7 @@ def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[Digi
                 TableHand.id,
                 DigitalTable.public_id,
                 DigitalTable.evening_id,
+                DigitalTable.restored,
                 TableHand.number,
                 TableHand.dealer,
                 TableHand.deck,
@@ -226,7 +242,8 @@ def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[Digi
             .order_by(DigitalTable.id, TableHand.number)
         )
     )
-    over = [h for h in hands if digital_hand_request_id(h.public_id, h.number) in written]
+    # a restored table holds only hands that were over when they were exported
+    over = [h for h in hands if h.restored or digital_hand_request_id(h.public_id, h.number) in written]
     actions: dict[int, list[DigitalAction]] = defaultdict(list)
     keep = {h.id for h in over}
     rows = s.connection().execute(
@@ -300,8 +317,8 @@ def settlements(s: Session, circle_id: int) -> tuple[Settlement, ...]:
 
 
 def _housekeeping(s: Session, circle_id: int) -> tuple[Housekeeping, ...]:
-    """EXTENSION POINT: rename, merge, delete evening, undo (one statement once stored)."""
-    return ()
+    """Rename, merge, delete evening, undo: the circle's housekeeping log (one statement)."""
+    return events_of(s, circle_id)
 
 
 def _evenings(s: Session, which: Which) -> Sequence[Any]:
@@ -315,6 +332,7 @@ def _evenings(s: Session, which: Which) -> Sequence[Any]:
                 Evening.status,
                 Evening.created_at,
                 Evening.ended_at,
+                Evening.counts_in_money,
                 Evening.version,
             )
             .where(which)
@@ -341,9 +359,7 @@ def _evening_records(s: Session, which: Which) -> dict[int, EveningRecord]:
             status=Status(ev.status),
             created_at=ev.created_at,
             ended_at=ev.ended_at,
-            # An evening ended early shows its money on its slate page (the table ended it so):
-            # it counts in money everywhere.
-            counts_in_money=True,
+            counts_in_money=ev.counts_in_money,
             digital=tuple(digital[ev.id]),
             version=ev.version,
         )
@@ -370,11 +386,15 @@ def load_record(circle: Circle) -> CircleRecord:
 
 
 # --- the cached memory ------------------------------------------------------------------
-def fingerprint(circle: Circle) -> tuple[int, ...]:
+Fingerprint = tuple[int | str, ...]  # the figures below, then the circle's row id and public id
+
+
+def fingerprint(circle: Circle) -> Fingerprint:
     """What the circle's stored history is now, in one statement: it changes whenever a row
     the record is made of is added or changed (an evening's version grows with every change
-    of its log, cuts and status; players, settlements are only ever added).
-    EXTENSION POINT: the housekeeping events' count joins it once they are stored."""
+    of its log, cuts and status; players, settlements and housekeeping events are only
+    ever added). The circle's row id and public id end it: a circle deleted for good and
+    one restored under a reused row id never share a fingerprint with an old copy."""
     cid = circle.id
     of_evenings = Evening.circle_id == cid
     of_players = PlayerRow.circle_id == cid
@@ -385,9 +405,12 @@ def fingerprint(circle: Circle) -> tuple[int, ...]:
         select(func.count(PlayerRow.id)).where(of_players),
         select(func.max(PlayerRow.id)).where(of_players),
         select(func.count(SettlementRow.id)).where(SettlementRow.circle_id == cid),
+        select(func.max(SettlementRow.id)).where(SettlementRow.circle_id == cid),
+        select(func.count(HousekeepingRow.id)).where(HousekeepingRow.circle_id == cid),
+        select(func.max(HousekeepingRow.id)).where(HousekeepingRow.circle_id == cid),
     )
     row = tx.session().execute(select(*(p.scalar_subquery() for p in parts))).one()
-    return tuple(int(x or 0) for x in row)
+    return (*(int(x or 0) for x in row), cid, circle.public_id)
 
 
 MEMO_SIZE: Final = 64  # derived values kept per memory (filters x languages x pages' pieces)
@@ -430,7 +453,7 @@ class Memory:
     __slots__ = ("key", "record", "by_id", "view", "settled", "_memo", "_settled_memo")
 
     def __init__(
-        self, key: tuple[int, ...], record: CircleRecord, by_id: dict[int, EveningRecord], before: Memory | None = None
+        self, key: Fingerprint, record: CircleRecord, by_id: dict[int, EveningRecord], before: Memory | None = None
     ) -> None:
         self.key = key
         self.record = record
@@ -456,13 +479,20 @@ class Memory:
 
 
 CACHED_CIRCLES: Final = 8  # per worker: a 500-evening circle holds a few MB
-_CACHE: OrderedDict[tuple[str, str], Memory] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, int, str], Memory] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 
 
 def _versions(s: Session, circle_id: int) -> dict[int, int]:
     rows = s.connection().execute(select(Evening.id, Evening.version).where(Evening.circle_id == circle_id))
     return {r.id: r.version for r in rows}
+
+
+def _slot(s: Session, circle: Circle) -> tuple[str, int, str]:
+    """Where a circle's memory is kept: the database, the circle's row id AND its public id
+    (a restored backup or another test database may hold a different circle under the same
+    row id; a circle deleted for good may see its row id given again)."""
+    return (s.get_bind().engine.url.render_as_string(hide_password=True), circle.id, circle.public_id)
 
 
 def memory_of(circle: Circle) -> Memory:
@@ -472,9 +502,7 @@ def memory_of(circle: Circle) -> Memory:
     evenings the circle has; the first visit of a worker loads everything."""
     key = fingerprint(circle)
     s = tx.session()
-    # The database and the circle's public id name it (a restored backup or another test
-    # database may hold a different circle under the same row id).
-    where = (s.get_bind().engine.url.render_as_string(hide_password=True), circle.public_id)
+    where = _slot(s, circle)
     with _CACHE_LOCK:
         found = _CACHE.get(where)
         if found is not None and found.key == key:
@@ -497,7 +525,11 @@ def memory_of(circle: Circle) -> Memory:
     return fresh
 
 
-def forget() -> None:
-    """Empty the cache (tests, benchmarks)."""
+def forget(circle: Circle | None = None) -> None:
+    """Empty the cache (tests, benchmarks), or forget one circle (deleted for good)."""
+    slot = None if circle is None else _slot(tx.session(), circle)
     with _CACHE_LOCK:
-        _CACHE.clear()
+        if slot is None:
+            _CACHE.clear()
+        else:
+            _CACHE.pop(slot, None)

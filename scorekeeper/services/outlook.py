@@ -93,7 +93,7 @@ def _history_key(circle: Circle, snap: EveningSnapshot) -> tuple[Any, ...]:
     version (its second figure is the sum of the evenings' versions), so this evening's hands
     leave it as it is; anything else that changes the circle's memory changes it."""
     fp = list(memory.fingerprint(circle))
-    fp[1] -= snap.version
+    fp[1] = int(fp[1]) - snap.version
     return (circle.id, snap.public_id, snap.ruleset.variant.value, *fp)
 
 

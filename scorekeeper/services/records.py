@@ -1,5 +1,10 @@
 """A circle's history and per-player records, derived from its memory (``memory.memory_of``:
-a constant number of statements, whatever the number of evenings)."""
+a constant number of statements, whatever the number of evenings).
+
+Housekeeping is honoured (``services.housekeeping``): names as the players are called
+now, a merged player's evenings counted for the player kept, a deleted evening listed
+as deleted and counted nowhere; an evening ended early counts in money only if the
+table said so when ending it (``counts_in_money``)."""
 
 from __future__ import annotations
 
@@ -28,6 +33,8 @@ class EveningSummary:
     winners: tuple[str, ...]  # names of the winning players (several on a shared win); () while undecided
     money: tuple[int, ...] | None  # net Rappen per seat (positive receives); None while undecided
     stake_rappen: int
+    counts_in_money: bool = True  # False: ended early, and the table said it does not count in money
+    deleted: bool = False  # deleted as a test evening (housekeeping): it counts nowhere
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +72,19 @@ def _summary(ev: EveningRecord, view: CircleView) -> EveningSummary:
         winners=winners,
         money=money,
         stake_rappen=rs.stake.rappen,
+        counts_in_money=ev.counts_in_money,
+        deleted=ev.id in view.folded.deleted,
     )
 
 
 def history(circle: Circle) -> list[EveningSummary]:
-    """The circle's evenings, newest first (open ones too, without a result yet); names as
-    they are now. Read from the circle's memory: a constant number of statements."""
+    """The circle's evenings, newest first (open ones too, without a result yet; deleted
+    ones marked); names as they are now. Read from the circle's memory: a constant number
+    of statements."""
     mem = memory_of(circle)
 
     def make() -> list[EveningSummary]:
-        stored = list(enumerate(mem.view.evenings))  # in the order they were stored
+        stored = list(enumerate(mem.record.evenings))  # in the order they were stored; deleted too
         stored.sort(key=lambda pair: (when_key(pair[1].created_at), pair[0]), reverse=True)
         return [_summary(ev, mem.view) for _i, ev in stored]
 
@@ -82,7 +92,8 @@ def history(circle: Circle) -> list[EveningSummary]:
 
 
 def player_records(circle: Circle) -> list[PlayerRecord]:
-    """Per player of the circle: ended evenings, wins and net money; by name."""
+    """Per player of the circle (in force: merged players count for the one kept, under the
+    name used now): ended evenings not deleted, wins and net money; by name."""
     mem = memory_of(circle)
     stats = mem.stats()
     return [PlayerRecord(int(p.player), p.name, p.evenings, p.wins, p.net_rappen) for p in stats.players]

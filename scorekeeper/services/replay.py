@@ -34,6 +34,7 @@ def to_hand(row: EntryRow) -> HandEntry:
         match=row.match,
         countermatch=row.countermatch,
         seich=row.seich,
+        cell=row.cell,
     )
 
 
@@ -48,6 +49,7 @@ def hand_fields(entry: HandEntry) -> dict[str, object]:
         "match": entry.match,
         "countermatch": entry.countermatch,
         "seich": entry.seich,
+        "cell": entry.cell,
     }
 
 

@@ -1,7 +1,8 @@
 """The read model: one frozen snapshot of an evening, loaded with a fixed number of queries.
 
-``load_snapshot(evening)`` reads the seats, the entry rows, the cut rows and the
-evening's open digital table (four statements, however many hands the slate holds)
+``load_snapshot(evening)`` reads the seats, the circle's housekeeping (the names players
+go by now), the entry rows, the cut rows and the evening's open digital table (five
+statements, however many hands the slate holds)
 and derives the rest in memory: the slate, the audit trail, which hands were dealt
 digitally, the cuts that count and the ties still waiting, the result and the money,
 the turn guide. The slate page, its live fragment, the picture and the JSON API all
@@ -19,10 +20,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ..game.rulesets import RuleSet
-from ..models import CutRow, DigitalTable, EntryRow, Evening, Player, Seat, TableHand
+from ..history.housekeeping import fold_stored
+from ..history.records import Housekeeping, HousekeepingKind
+from ..history.records import Player as HistoryPlayer
+from ..models import CutRow, DigitalTable, EntryRow, Evening, HousekeepingRow, Player, Seat, TableHand
 from ..scoring.final import Cut, Result, Tie, final_result
 from ..scoring.payouts import Payout, payout
 from ..scoring.slate import Slate
@@ -93,6 +97,7 @@ class EveningSnapshot:
     turn: TurnGuide | None  # None once every cell is filled or the evening ended
     table_open: bool  # a digital table is open for the evening
     hand_in_play: bool  # ... and one of its hands is being played
+    counts_in_money: bool = True  # False: ended early, and the table said it does not count in money
     evening_id: int = 0  # the database id (what the stored outlook is keyed by)
     outlook_hidden: bool = False  # the table asked not to see the outlook (issue 13)
 
@@ -132,14 +137,41 @@ def cut_rows(s: Session, evening_id: int) -> list[CutRow]:
 
 
 def seat_names(s: Session, evening_id: int) -> tuple[str, ...]:
-    return tuple(
-        s.execute(
-            select(Player.name)
-            .join(Seat, Seat.player_id == Player.id)
-            .where(Seat.evening_id == evening_id)
-            .order_by(Seat.seat)
-        ).scalars()
-    )
+    """The players in seat order under the names they go by now (renames and merges of the
+    circle's housekeeping applied): two statements."""
+    seated = s.execute(
+        select(Player.id, Player.name, Player.circle_id)
+        .join(Seat, Seat.player_id == Player.id)
+        .where(Seat.evening_id == evening_id)
+        .order_by(Seat.seat)
+    ).all()
+    if not seated:
+        return ()
+    target = aliased(Player)
+    rows = s.execute(
+        select(HousekeepingRow, target.name)
+        .outerjoin(target, target.id == HousekeepingRow.into_id)
+        .where(HousekeepingRow.circle_id == seated[0].circle_id, HousekeepingRow.kind != "delete_evening")
+    ).all()
+    if not rows:
+        return tuple(name for _id, name, _c in seated)
+    players = {str(pid): name for pid, name, _c in seated}
+    events = []
+    for row, into_name in rows:
+        if row.into_id is not None:
+            players.setdefault(str(row.into_id), into_name)
+        events.append(
+            Housekeeping(
+                seq=row.seq,
+                kind=HousekeepingKind(row.kind),
+                player=None if row.player_id is None else str(row.player_id),
+                into=None if row.into_id is None else str(row.into_id),
+                name=row.name,
+                undoes=row.undoes,
+            )
+        )
+    folded = fold_stored([HistoryPlayer(pid, name) for pid, name in players.items()], events)
+    return tuple(folded.name(str(pid)) for pid, _name, _c in seated)
 
 
 def open_table_hand(s: Session, evening_id: int) -> tuple[str, int | None] | None:
@@ -169,7 +201,7 @@ def hand_in_play(table: tuple[str, int | None] | None, request_ids: Collection[s
 
 # --- the snapshot -----------------------------------------------------------------------
 def load_snapshot(evening: Evening) -> EveningSnapshot:
-    """The evening as it stands now (four queries, whatever the number of entries)."""
+    """The evening as it stands now (five queries, whatever the number of entries)."""
     s = tx.session()
     rules = ruleset_of(evening)
     rows = entry_rows(s, evening.id)
@@ -193,6 +225,7 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
         turn=None if (slate.complete or ended) else TurnGuide.of(slate),
         table_open=table is not None,
         hand_in_play=hand_in_play(table, {r.request_id for r in rows}),
+        counts_in_money=evening.counts_in_money,
         evening_id=evening.id,
         outlook_hidden=evening.outlook_hidden,
     )

@@ -19,11 +19,14 @@ from typing import Any, Final
 
 from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import ORMExecuteState, Session
 
 from ..extensions import db
+from ..game.errors import N_, RuleError
+from ..models import REQUEST_ID_LEN
 
 _IMMEDIATE: ContextVar[bool] = ContextVar("scorekeeper_sqlite_immediate", default=False)
+_ERASING: ContextVar[bool] = ContextVar("scorekeeper_erasing_circle", default=False)
 _CONFIGURED: weakref.WeakSet[Engine] = weakref.WeakSet()  # engines whose hooks are installed
 
 
@@ -52,6 +55,18 @@ def configure_engine(engine: Engine, *, busy_timeout_ms: int = 15000) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if _IMMEDIATE.get() else "BEGIN")
 
     _CONFIGURED.add(engine)
+
+
+def check_request_id(request_id: str) -> str:
+    """A change's request id: 1 to 64 printable ASCII characters (else ``request_id``: the
+    form is out of date). Every change carries one; a repeat is a no-op."""
+    if (
+        not isinstance(request_id, str)
+        or not 1 <= len(request_id) <= REQUEST_ID_LEN
+        or not (request_id.isascii() and request_id.isprintable())
+    ):
+        raise RuleError(N_("This form is out of date. Please try again."), "request_id")
+    return request_id
 
 
 def session() -> Session:
@@ -100,6 +115,18 @@ def write() -> Iterator[Session]:
         _IMMEDIATE.reset(token)
 
 
+@contextmanager
+def erasing() -> Iterator[None]:
+    """The one path past the append-only guard: erasing a whole circle for good
+    (``services.erase.delete_circle``, the players' right to have their data gone).
+    Inside it, bulk ``DELETE`` statements on guarded tables are allowed; nothing else is."""
+    token = _ERASING.set(True)
+    try:
+        yield
+    finally:
+        _ERASING.reset(token)
+
+
 def outcome() -> str:
     """``UNKNOWN`` when a commit of this session failed, else ``SAVED`` when a write
     committed, else ``NOTHING``. Read by the error handlers only: it
@@ -109,12 +136,25 @@ def outcome() -> str:
 
 
 def guard_append_only(*models: type) -> None:
-    """Refuse, at flush time, to delete or change a row of an append-only model.
+    """Refuse, at flush time, to delete or change a row of an append-only model, and
+    refuse bulk ``UPDATE``/``DELETE`` statements on their tables (the latter are allowed
+    inside ``erasing()`` only: deleting a whole circle for good).
 
     Belt and braces for "nothing is ever deleted": the services only ever add such
     rows; a bug that tried otherwise raises instead of silently rewriting history.
     """
     guarded = tuple(models)
+    tables = {m.__table__ for m in guarded}  # type: ignore[attr-defined]
+
+    @event.listens_for(Session, "do_orm_execute")
+    def _refuse_bulk(state: ORMExecuteState) -> None:
+        if not (state.is_update or state.is_delete):
+            return
+        target = getattr(state.statement, "table", None)
+        if target in tables and (state.is_update or not _ERASING.get()):
+            raise RuntimeError(
+                f"{target} rows are append-only: refusing a bulk {'update' if state.is_update else 'delete'}"
+            )
 
     @event.listens_for(Session, "before_flush")
     def _refuse(session: Session, _context: Any, _instances: Any) -> None:

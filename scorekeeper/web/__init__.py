@@ -1,7 +1,10 @@
 """The mobile web pages: blueprints, filters, headers. ``register(app)`` is called by ``create_app``.
 
 - ``home``: create a circle, the language switch; ``circles``: the circle page and
-  starting an evening; ``slate``: an evening's slate (record, correct, undo, cuts,
+  starting an evening; ``housekeeping``: rename, merge, delete a test evening, undo;
+  ``data``: export (JSON, CSV), delete a circle for good (``home`` restores an export);
+  ``paper``: type a past evening from a paper slate;
+  ``slate``: an evening's slate (record, correct, undo, cuts,
   end, poll) and ``hand_form`` its record form; ``picture``: the slate as a PNG;
   ``digital_table``: the digital table's organiser and seat pages;
   ``offline``: the web app manifest and the service worker (issue 11);
@@ -65,16 +68,22 @@ def _zip(a: Any, b: Any) -> list[tuple[Any, Any]]:
 
 def register(app: Flask) -> None:
     from .circles import bp as circles_bp
+    from .data import bp as data_bp
     from .digital_table import bp as digital_table_bp
     from .errors import csrf_error, forbidden, not_found
     from .home import bp as home_bp
+    from .housekeeping import bp as housekeeping_bp
     from .memory import bp as memory_bp
     from .offline import bp as offline_bp
+    from .paper import bp as paper_bp
     from .picture import bp as picture_bp
     from .slate import bp as slate_bp
 
     app.register_blueprint(home_bp)
     app.register_blueprint(circles_bp)
+    app.register_blueprint(housekeeping_bp)
+    app.register_blueprint(data_bp)
+    app.register_blueprint(paper_bp)
     app.register_blueprint(slate_bp)
     app.register_blueprint(digital_table_bp)
     app.register_blueprint(picture_bp)

@@ -27,6 +27,7 @@ from ..i18n import _
 from ..present.labels import VARIANT_LABELS, VARIANT_SHORT, row_label
 from ..services import circles as circle_service
 from ..services import evenings as evening_service
+from ..services import housekeeping
 from ..services.errors import RequestIdReused
 from .common import flash_error, open_or_404, page_of, require_write
 
@@ -249,7 +250,7 @@ def start(token: str) -> Response | str | tuple[str, int]:
             for name, _errors in form.errors.items():
                 if name == "csrf_token":
                     flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
-    players = sorted(circ.players, key=lambda p: p.name.lower())
+    players = housekeeping.players_now(housekeeping.folded(circ))
     return (
         render_template(
             "circles/start.html",

@@ -40,7 +40,8 @@ def evening_or_404(circle: Circle, evening_id: str) -> Evening:
 
 
 def seat_names(evening: Evening) -> list[str]:
-    return [p.name for p in evening.players]
+    """The players in seat order under the names they go by now (housekeeping applied)."""
+    return list(evening_service.names_of(evening))
 
 
 def flash_error(err: RuleError, ruleset: RuleSet | None = None, names: Sequence[str] | None = None) -> None:

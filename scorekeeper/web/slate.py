@@ -378,11 +378,15 @@ def undo(token: str, evening_id: str) -> Page:
 @bp.route("/end", methods=["POST"])
 def end(token: str, evening_id: str) -> Page:
     early = request.form.get("early") == "1"
+    counts = request.form.get("counts_in_money")
+    if early and counts not in ("0", "1"):  # the table must say it; no default decides for them
+        flash(_("Say whether this evening counts in the money totals. Nothing was written."), "error")
+        return redirect(url_for("slate.evening", token=token, evening_id=evening_id))
     return _action(
         token,
         evening_id,
         ActionForm(),
-        lambda ev, **version: svc.end_evening(ev, early=early, **version),
+        lambda ev, **version: svc.end_evening(ev, early=early, counts_in_money=counts != "0", **version),
         _("The evening is over."),
     )
 

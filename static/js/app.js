@@ -19,6 +19,14 @@
     try { localStorage.setItem(KEY, JSON.stringify(list.slice(0, 30))); } catch (e) { /* private mode */ }
   }
 
+  /* A circle deleted for good: this browser forgets its links too. */
+  function forget(el) {
+    var id = el.dataset.id;
+    if (!id) return;
+    var list = readCircles().filter(function (x) { return x.id !== id; });
+    try { localStorage.setItem(KEY, JSON.stringify(list)); } catch (e) { /* private mode */ }
+  }
+
   /* One line per circle: the write link wins over the read-only link of the same circle. */
   function uniqueCircles(list) {
     var out = [], at = {};
@@ -212,6 +220,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     rememberMe();
     document.querySelectorAll("[data-remember]").forEach(remember);
+    document.querySelectorAll("[data-forget]").forEach(forget);
     var ul = document.getElementById("my-circles");
     if (ul) renderCircles(ul);
     copyButtons(document);

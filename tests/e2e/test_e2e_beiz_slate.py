@@ -342,6 +342,7 @@ def test_three_players_see_their_sticks_during_the_evening_and_the_same_match_ma
     match_during = _cells(page, ".slate tr.marks td")
     shot(page, "beiz-three-sticks-so-far-360", full=False)
     page.on("dialog", lambda d: d.accept())
+    page.check("input[name=counts_in_money][value='1']")  # ending early asks whether it counts in money
     page.click("form[action$='/end'] button")
     page.wait_for_selector("#result")
     assert _cells(page, "#result tr.marks td") == match_during  # the same marks during play and in the result

@@ -141,6 +141,7 @@ def test_every_journey_runs_without_a_policy_refusal(live_server: str, phone: An
     one.click("text=Back to real cards")
     one.wait_for_selector("#slate")
     assert asked[-1].startswith("Back to real cards?")
+    one.check("input[name=counts_in_money][value='1']")
     one.click("text=End early")
     one.wait_for_selector(".result, [data-result], .badge")
     assert asked[-1].startswith("End the evening now")

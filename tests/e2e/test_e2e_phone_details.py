@@ -128,6 +128,7 @@ def test_closed_evening_reopens_and_history_row_opens_it(live_server: str, phone
         page.click("text=Deutsch")
     ev = start_evening(page, write, "teams", LONG)
     _fill_long_slate(page, [(LONG[1], "suit_H", "100")])
+    page.check("input[name=counts_in_money][value='1']")  # the table says it counts in money
     page.click("form[action$='/end'] button")
     page.wait_for_selector("#result")
     page.goto(ev + "/entries/0")

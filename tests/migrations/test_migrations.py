@@ -22,13 +22,13 @@ from scorekeeper.extensions import db
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
-from scorekeeper.services import circles, evenings
+from scorekeeper.services import circles, evenings, housekeeping
 
 SCRIPTS = ScriptDirectory(str(MIGRATIONS_DIR))
 HEAD = SCRIPTS.get_current_head()
 # Newest first; every revision above base (the last one is the initial schema).
 REVISIONS = [r.revision for r in SCRIPTS.walk_revisions()]
-TABLES = ["applied_requests", "circles", "cuts", "entries", "evenings", "players", "seats"]
+TABLES = ["applied_requests", "circles", "cuts", "entries", "evenings", "housekeeping", "players", "seats"]
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -118,7 +118,9 @@ def _fill(app: Flask) -> tuple[str, list[int]]:
             ev, 4, HandEntry("suit_H", 1, None, 13, 144), expected_version=ev.version, request_id="c1", author="Beat"
         )
         ev = evenings.undo_last(ev, expected_version=ev.version, request_id="u1")
-        ev = evenings.end_evening(ev, early=True, expected_version=ev.version, request_id="e1", rng=random.Random(1))
+        ev = evenings.end_evening(
+            ev, early=True, expected_version=ev.version, request_id="e1", rng=random.Random(1), counts_in_money=False
+        )
         open_ev = evenings.start_evening(
             circle,
             ruleset=default_ruleset(Variant.TEAMS),
@@ -129,6 +131,9 @@ def _fill(app: Flask) -> tuple[str, list[int]]:
         open_ev = evenings.record_hand(
             open_ev, HandEntry("suit_H", 1, None, 129, 28), expected_version=0, request_id="t1"
         )
+        anna = circle.players[0]
+        housekeeping.rename_player(circle, anna.id, "Anna Zurbriggen", request_id="k1")
+        housekeeping.delete_evening(circle, open_ev.public_id, request_id="k2")
         outcome = evenings.result(ev)
         assert outcome is not None
         public_id, money = ev.public_id, list(outcome[1].net)
@@ -184,8 +189,11 @@ def test_rows_survive_each_step_down_and_up(empty_db: str, app_factory: Factory,
     migrate_to(empty_db)
     assert _revision(empty_db) == HEAD
     after = _dump(empty_db)
+    assert after.pop("housekeeping") == []  # a dropped table comes back empty
+    before.pop("housekeeping")
     dropped = {"entries": "author", "applied_requests": "digest", "evenings": "start_digest"}
-    _same_rows(before, after, ignore=frozenset(dropped.values()))  # a dropped column comes back empty
+    _same_rows(before, after, ignore=frozenset({*dropped.values(), "counts_in_money"}))  # dropped columns come back
     for table, column in dropped.items():
-        assert all(r[column] is None for r in after[table]), (table, column)  # the column came back empty
+        assert all(r[column] is None for r in after[table]), (table, column)  # empty
+    assert all(r["counts_in_money"] for r in after["evenings"])  # ... or with their default
     assert _result_of(app, public_id) == money  # and the evening still adds up

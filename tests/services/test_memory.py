@@ -131,3 +131,64 @@ def test_what_is_derived_is_kept_for_a_bounded_number_of_filters(app: Flask) -> 
             assert mem.derive(("filter", i), lambda i=i: i) == i  # type: ignore[misc]
         assert mem.derive(("filter", 0), lambda: -1) == -1  # the oldest went first
         assert mem.derive(("filter", memory.MEMO_SIZE + 9), lambda: -1) == memory.MEMO_SIZE + 9
+
+
+def test_housekeeping_and_settlements_change_the_fingerprint_at_once(app: Flask) -> None:
+    from scorekeeper.history.records import PaymentKind
+    from scorekeeper.models import utcnow
+    from scorekeeper.services import housekeeping as chores
+    from scorekeeper.services import purse
+
+    with app.app_context():
+        memory.forget()
+        circle, _seen, _record = _load(_circle(2))
+        ids = {p.name: p.id for p in circle.players}
+        seen = [memory.memory_of(circle)]
+
+        def changed() -> memory.Memory:
+            now = memory.memory_of(circle)
+            assert now.key not in [m.key for m in seen] and now is not seen[-1]
+            assert now.record == memory.load_record(circle)  # what it kept is what the database holds
+            seen.append(now)
+            return now
+
+        renamed = chores.rename_player(circle, ids[NAMES[0]], "Vreni Zurbriggen", request_id=rid())
+        assert "Vreni Zurbriggen" in [p.name for p in changed().stats().players]
+        chores.undo_change(circle, renamed.seq, request_id=rid())
+        assert "Vreni Zurbriggen" not in [p.name for p in changed().stats().players]
+        circles.add_player(circle, "Dora")
+        dora = changed().record.players[-1]
+        chores.merge_players(circle, int(dora.id), ids[NAMES[1]], request_id=rid())
+        assert "Dora" not in [p.name for p in changed().view.players]
+        first = seen[-1].record.evenings[0].id
+        chores.delete_evening(circle, first, request_id=rid())
+        after = changed()
+        assert len(after.view.evenings) == 1 and after.stats().evenings == 1
+        purse.append(
+            circle,
+            purse.Payment(
+                PaymentKind.PAYMENT, payer_id=ids[NAMES[1]], payee_id=ids[NAMES[2]], rappen=50, paid_at=utcnow()
+            ),
+            request_id=rid(),
+        )
+        assert len(changed().record.settlements) == 1
+
+
+def test_a_deleted_circle_and_its_restored_copy_never_share_a_memory(app: Flask) -> None:
+    from scorekeeper.history import export
+    from scorekeeper.models import utcnow
+    from scorekeeper.services import erase, restore
+
+    with app.app_context():
+        memory.forget()
+        circle, _seen, _record = _load(_circle(1))
+        old = memory.memory_of(circle)
+        data = export.encode(old.record, utcnow())
+        old_slot, old_public = memory._slot(db.session, circle), circle.public_id
+        erase.delete_circle(circle, typed_name="Runde")
+        copy, _write, _view = restore.restore(data)
+        # another worker still holds the old copy: it is never taken for the restored circle
+        memory._CACHE[old_slot] = old
+        fresh = memory.memory_of(copy)
+        assert fresh is not old and fresh.key != old.key
+        assert len(fresh.record.evenings) == 1 and fresh.key[-1] == copy.public_id != old_public

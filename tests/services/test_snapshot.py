@@ -22,7 +22,7 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
 from scorekeeper.services import circles, evenings
 
-MAX_STATEMENTS = 4  # seats, entry rows, cut rows, the open digital table
+MAX_STATEMENTS = 5  # seats, the circle's housekeeping (names now), entry rows, cut rows, the open digital table
 
 
 @contextmanager

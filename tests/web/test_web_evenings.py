@@ -20,7 +20,7 @@ from scorekeeper.services import evenings as svc
 
 def _end(client: FlaskClient, ev: str, *, early: bool = False) -> None:
     fields = hidden(client.get(ev).text, "/end")
-    r = client.post(f"{ev}/end", data={**fields, **({"early": "1"} if early else {})})
+    r = client.post(f"{ev}/end", data={**fields, **({"early": "1", "counts_in_money": "1"} if early else {})})
     assert r.status_code == 302
 
 

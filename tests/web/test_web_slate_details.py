@@ -57,7 +57,7 @@ def test_ending_early_asks_and_names_the_open_ties(client: FlaskClient) -> None:
 
 
 def _end_early(client: FlaskClient, ev: str) -> None:
-    r = client.post(f"{ev}/end", data={**hidden(client.get(ev).text, "/end"), "early": "1"})
+    r = client.post(f"{ev}/end", data={**hidden(client.get(ev).text, "/end"), "early": "1", "counts_in_money": "1"})
     assert r.status_code == 302
 
 
