@@ -37,7 +37,7 @@ Figures (each with its ratio to the bare route measured in the same run):
   count whose window kept the p95 over all its requests below 200 ms. It stops at the first
   window that did not, at ``--max-tables``, or when the time budget (10 minutes in all) runs out;
 - ``history_sql``: the SQL statements of the circle page of a circle with 100 ended evenings
-  (in process, through Flask's test client).
+  (in process, through Flask's test client, in a worker that has not seen the circle).
 
 The last line is exactly:
 ``web tables=<n> poll_ratio=<x> page_ratio=<x> writes_per_s=<n> write_p95_ms=<n> history_sql=<n>``
