@@ -3,7 +3,7 @@
 Used by ``make run``, the systemd unit in docs/DEPLOY.md and the tests. Binding,
 workers and threads stay on the command line.
 
-- The access log redacts tokens (``scorekeeper.web.accesslog``).
+- The access log redacts tokens (``scorekeeper.accesslog``).
 - Gunicorn itself trusts no ``X-Forwarded-*`` header (its default trusts them from
   127.0.0.1): the app's ``PROXY_HOPS`` (werkzeug's ProxyFix) decides, in one place.
 - A request whose body gunicorn could not skip is answered with ``Connection: close``
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-logger_class = "scorekeeper.web.accesslog.RedactingLogger"
+logger_class = "scorekeeper.accesslog.RedactingLogger"
 forwarded_allow_ips = ""
 secure_scheme_headers: dict[str, str] = {}
 # Gunicorn 25+ opens a control socket at one fixed path per user ($HOME/.gunicorn/gunicorn.ctl),

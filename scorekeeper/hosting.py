@@ -71,7 +71,7 @@ class App(Flask):
 
     def log_exception(self, exc_info: Any) -> None:
         """Flask's "Exception on <path>" line, with the link's token written as ``…`` (as the access log)."""
-        from .web.accesslog import redact
+        from .accesslog import redact
 
         self.logger.error(f"Exception on {redact(request.path)} [{request.method}]", exc_info=exc_info)
 

@@ -9,8 +9,8 @@
   ``digital_table``: the digital table's organiser and seat pages;
   ``offline``: the web app manifest and the service worker (issue 11);
   ``memory``: statistics, ratings, the purse and the charts (SVG, PNG);
-  ``common``: opening a circle or evening by link, pages of long lists; ``errors``: error pages;
-  ``accesslog``: gunicorn's log without secrets.
+  ``common``: opening a circle or evening by link, pages of long lists; ``errors``: error pages.
+(gunicorn's log without secrets is ``scorekeeper.accesslog``, shared with ``hosting``.)
 
 What a page shows comes from ``scorekeeper.present``; the pages never import ``api``.
 """

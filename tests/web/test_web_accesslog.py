@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from gunicorn.config import Config
 
-from scorekeeper.web.accesslog import RedactingLogger, redact
+from scorekeeper.accesslog import RedactingLogger, redact
 
 TOKEN = "q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0x1C"
 
