@@ -289,3 +289,16 @@ def counted() -> Iterator[list[str]]:
         yield seen
     finally:
         event.remove(db.engine, "before_cursor_execute", count)
+
+
+def bench_last_line(script: str, *args: str, timeout: int = 300) -> str:
+    """Run ``bench/<script>`` with ``args`` (a smoke test) and return the last line it printed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[1] / "bench" / script
+    out = subprocess.run(
+        [sys.executable, str(bench), *args], capture_output=True, text=True, check=True, timeout=timeout
+    ).stdout
+    return out.strip().splitlines()[-1]

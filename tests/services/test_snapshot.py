@@ -6,16 +6,14 @@ it holds exactly what the single reads of the services give."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import pytest
 from flask import Flask
 from services_helpers import NAMES, next_hand, play_hands
-from shared_helpers import rid
-from sqlalchemy import event
+from shared_helpers import counted, rid
 
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
@@ -23,21 +21,6 @@ from scorekeeper.models import Evening
 from scorekeeper.services import circles, evenings
 
 MAX_STATEMENTS = 5  # seats, the circle's housekeeping (names now), entry rows, cut rows, the open digital table
-
-
-@contextmanager
-def counted() -> Iterator[list[str]]:
-    """Every SQL statement sent to the database inside the block."""
-    seen: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        seen.append(statement)
-
-    event.listen(db.engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        event.remove(db.engine, "before_cursor_execute", count)
 
 
 def _evening(variant: Variant, hands: int, *, busy: bool) -> tuple[str, str]:

@@ -3,22 +3,12 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "history_web.py"
+from shared_helpers import bench_last_line
 
 
 def test_bench_last_line_format() -> None:
-    out = subprocess.run(
-        [sys.executable, str(BENCH), "--evenings", "12", "--repeat", "1"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=300,
-    ).stdout
-    last = out.strip().splitlines()[-1]
+    last = bench_last_line("history_web.py", "--evenings", "12", "--repeat", "1")
     figures = " ".join(
         f"{name}=\\d+\\.\\d"
         for name in ("max_ms", "circle_ms", "stats_ms", "purse_ms", "charts_ms", "after_change_ms", "cold_ms")
