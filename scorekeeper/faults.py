@@ -28,6 +28,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import InternalServerError
 from werkzeug.wrappers import Response
 
+from .extensions import db
 from .services import tx
 
 RETRY_AFTER_S = 5
@@ -139,7 +140,36 @@ def _internal_error(err: InternalServerError) -> Response | tuple[str, int, dict
     return answer(500)
 
 
+def _close_session(_exc: BaseException | None) -> None:
+    """The request's session, closed before Flask-SQLAlchemy's own teardown would close it.
+
+    Closing rolls back the transaction a read left open. When the database went away after the
+    answer was built (a restart between the last statement and that ROLLBACK), the ROLLBACK
+    raises; raised from a teardown, it escapes the WSGI call and gunicorn replaces the finished
+    answer (a hand that was written, say) by a bare 500. Here the failure is logged, the
+    connection invalidated (the pool replaces it) and the session forgotten; the answer stands.
+    """
+    registry = db.session.registry
+    if not registry.has():
+        return
+    session = registry()
+    try:
+        session.close()
+    except Exception as err:  # noqa: BLE001 - logged; the answer is already built
+        if unavailable(err):
+            current_app.logger.warning("closing the session: database unavailable (%s): %s", type(err).__name__, err)
+        else:
+            current_app.logger.error("closing the session failed", exc_info=err)
+        try:
+            session.invalidate()
+        except Exception:  # noqa: BLE001 - the connection is gone either way
+            pass
+    finally:
+        registry.clear()
+
+
 def init_app(app: Flask) -> None:
     for cls in (DBAPIError, PoolTimeout, PendingRollbackError):
         app.register_error_handler(cls, _database_error)
     app.register_error_handler(500, _internal_error)
+    app.teardown_request(_close_session)  # runs before the app context's teardown

@@ -194,3 +194,23 @@ def test_without_a_request_id_resending_is_not_promised(client: FlaskClient, mon
     _fail_after_commit(monkeypatch, commit_happens=True)
     message = _fault(client.post(f"{API}/circles", json={"name": "Runde"}), 503, "outcome_unknown")
     assert "may or may not" in message and "safe" not in message
+
+
+def test_a_database_lost_after_the_answer_keeps_the_answer(circle: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database goes away between the answer and the ROLLBACK of the request's session
+    (seen when PostgreSQL restarts): the written hand's 200 stands, and the next request works."""
+    client, token, evening = circle
+    original: Callable[[Session], None] = Session.close
+    closed: list[int] = []
+
+    def close(self: Session) -> None:
+        monkeypatch.setattr(Session, "close", original)  # once
+        original(self)
+        closed.append(1)
+        _lost()
+
+    monkeypatch.setattr(Session, "close", close)
+    resp = _post(client, token, evening, hand(evening))
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    assert resp.get_json()["version"] == 1 and closed == [1]
+    assert _hands(client, token, evening) == [90]
