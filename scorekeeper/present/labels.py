@@ -109,7 +109,7 @@ def contract_label(contract: Contract, deck: DeckStyle | str) -> str:
         inner = str(KIND_LABELS[contract.misere_as])
         if contract.start is not None:
             inner = f"{inner} ({_start(contract.start)})"
-        return f"{base}: {inner}"
+        return f"{_('%(label)s:', label=base)} {inner}"  # French: a space before the colon
     return base
 
 

@@ -111,6 +111,16 @@ def english_on(html: str, needles: list[tuple[str, re.Pattern[str], bool]]) -> l
     return found
 
 
+# A colon as punctuation (followed by a space or the end of the text, so not 20:15 or https://)
+# right after a letter, a digit or a closing mark: French wants a (no-break) space before it.
+BARE_COLON = re.compile(r"[^\s\u00a0\u202f]:(?=\s|$)")
+
+
+def french_colons(html: str) -> list[str]:
+    """French texts whose colon has no space before it (a template's own ``:`` after a word)."""
+    return [f"colon without the space before it in {t!r}" for t in page_texts(html) if BARE_COLON.search(t)]
+
+
 class Walk:
     """Fetches each page in every language and keeps what is left in English."""
 
@@ -150,6 +160,8 @@ class Walk:
         assert f'lang="{lang.replace("_", "-")}"' in html or "<html" not in html, name
         self.seen += 1
         found = english_on(html, self.needles[lang])
+        if lang == "fr_CH":
+            found += french_colons(html)
         if found:
             self.leftovers[name] = found
 
@@ -295,3 +307,11 @@ def test_the_walk_sees_english_where_it_is() -> None:
         "'Try again'",
         "'Your turn.'",
     }
+
+
+def test_the_walk_sees_a_french_colon_without_its_space() -> None:
+    page = (
+        '<html lang="fr-CH"><body><p><strong>Équipe A:</strong> Obenabe</p><p>Place\u00a01\u00a0: Anna</p>'
+        "<p>à 20:15</p><p>https://example.ch/</p></body></html>"
+    )
+    assert french_colons(page) == ["colon without the space before it in 'Équipe A:'"]
