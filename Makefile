@@ -62,6 +62,9 @@ format: install-test
 	$(BIN)/ruff check --fix $(LINTED)
 	$(BIN)/ruff format $(LINTED)
 
+# The suite runs on every core (at most four workers; worksteal balances the long browser
+# tests); PYTEST_ARGS replaces that, e.g. PYTEST_ARGS="tests/engine -q" or "-p no:xdist".
+PYTEST_ARGS ?= -n auto --maxprocesses=4 --dist worksteal
 test: install-test check
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
