@@ -143,11 +143,11 @@ def ratings(view: CircleView, flt: Filter = ALL) -> dict[Ladder, LadderRatings]:
     games: dict[Ladder, list[Game]] = {ladder: [] for ladder in Ladder}
     evenings: dict[Ladder, list[EveningRecord]] = {ladder: [] for ladder in Ladder}
     for ev, out in admitted(view, flt):
-        assert out.result is not None
+        assert out.decided is not None
         rs = ev.ruleset
         ladder = LADDER_OF[rs.variant]
         sides = tuple(tuple(ev.seats[seat] for seat in rs.seats_of(side)) for side in range(rs.n_sides))
-        games[ladder].append((sides, tuple(ranks(out.result.score))))
+        games[ladder].append((sides, tuple(ranks(out.decided.score))))
         evenings[ladder].append(ev)
     out_ladders: dict[Ladder, LadderRatings] = {}
     for ladder in Ladder:

@@ -2,7 +2,7 @@
 
 The one path past the append-only guard (``tx.erasing``): every row of the circle goes,
 the digital tables' actions, hands and seats, the evenings' entries, cuts, applied
-requests, stored outlooks and seats, the purse's settlements, the housekeeping, the evenings, the
+requests, stored outlooks, stored outcomes and seats, the purse's settlements, the housekeeping, the evenings, the
 players and the circle itself, in one transaction. The pages ask twice (and offer an
 export first); the service asks for the circle's name as typed on the second page.
 """
@@ -19,6 +19,7 @@ from ..models import (
     DigitalTable,
     EntryRow,
     Evening,
+    EveningOutcome,
     HousekeepingRow,
     OutlookForecast,
     Player,
@@ -57,6 +58,7 @@ def delete_circle(circle: Circle, *, typed_name: str) -> None:
             delete(DigitalTable).where(DigitalTable.evening_id.in_(evenings)),
             delete(AppliedRequest).where(AppliedRequest.evening_id.in_(evenings)),
             delete(OutlookForecast).where(OutlookForecast.evening_id.in_(evenings)),
+            delete(EveningOutcome).where(EveningOutcome.evening_id.in_(evenings)),
             delete(EntryRow).where(EntryRow.evening_id.in_(evenings)),
             delete(CutRow).where(CutRow.evening_id.in_(evenings)),
             delete(Seat).where(Seat.evening_id.in_(evenings)),

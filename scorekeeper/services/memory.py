@@ -26,14 +26,17 @@ and carried over while only evenings still open changed.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Final, TypeVar, cast
 
-from sqlalchemy import ColumnElement, Text, func, select
+from sqlalchemy import ColumnElement, Text, and_, delete, func, insert, select
 from sqlalchemy import cast as sql_cast
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from ..game.contracts import Contract
@@ -41,6 +44,7 @@ from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..history import housekeeping
 from ..history.housekeeping import CircleView
+from ..history.outcome import summary_of
 from ..history.purse import Purse, purse
 from ..history.ratings import Ladder, LadderRatings, ratings
 from ..history.records import (
@@ -58,17 +62,20 @@ from ..history.records import (
     Status,
 )
 from ..history.stats import ALL, CircleStats, Filter, circle_stats
+from ..history.summary import FORMAT, Summary, from_data, to_data
 from ..models import (
     Circle,
     CutRow,
     DigitalTable,
     EntryRow,
     Evening,
+    EveningOutcome,
     HousekeepingRow,
     Seat,
     SettlementRow,
     TableAction,
     TableHand,
+    utcnow,
 )
 from ..models import Player as PlayerRow
 from ..scoring.final import Cut, End
@@ -77,10 +84,17 @@ from .housekeeping import events_of
 from .snapshot import digital_hand_request_id
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 # players, evenings, seats, entries, cuts, digital hands, digital actions, settlements, housekeeping
 STATEMENTS: Final = 9
-# after a change: the fingerprint, the evenings' versions, then STATEMENTS for what changed
+# The inputs of an evening (entries, cuts, digital hands, their actions): read only for the
+# evenings without a current stored outcome (open ones, and ended ones not yet summarized).
+INPUT_STATEMENTS: Final = 4
+# The memory read when every ended evening's outcome is stored: players, evenings (with their
+# stored outcomes), seats, settlements, housekeeping.
+STORED_STATEMENTS: Final = STATEMENTS - INPUT_STATEMENTS
+# after a change: the fingerprint, the evenings' versions, then at most STATEMENTS for what changed
 RELOAD_STATEMENTS: Final = 2 + STATEMENTS
 RELOAD_IN_LIMIT: Final = 200  # more changed evenings than this: load the circle's evenings whole
 Which = ColumnElement[bool]  # which evenings to read (the circle's, or some of them by id)
@@ -321,50 +335,89 @@ def _housekeeping(s: Session, circle_id: int) -> tuple[Housekeeping, ...]:
     return events_of(s, circle_id)
 
 
-def _evenings(s: Session, which: Which) -> Sequence[Any]:
-    return list(
-        s.connection().execute(
-            select(
-                Evening.id,
-                Evening.public_id,
-                sql_cast(Evening.ruleset, Text).label("ruleset"),  # text: parsed once per distinct rule set
-                Evening.first_dealer,
-                Evening.status,
-                Evening.created_at,
-                Evening.ended_at,
-                Evening.counts_in_money,
-                Evening.version,
-            )
-            .where(which)
-            .order_by(Evening.id)
-        )
+def _current_outcome() -> Any:
+    """The join condition of an evening's stored outcome that is still its outcome: written
+    for the evening's version in this code's ``summary.FORMAT``."""
+    return and_(
+        EveningOutcome.evening_id == Evening.id,
+        EveningOutcome.version == Evening.version,
+        EveningOutcome.format == FORMAT,
     )
 
 
-def _evening_records(s: Session, which: Which) -> dict[int, EveningRecord]:
-    """The evenings ``which`` selects, by database id (six statements, whatever their number)."""
-    evening_rows = _evenings(s, which)
+def _evenings(s: Session, which: Which, *, stored: bool) -> Sequence[Any]:
+    """The evenings' own rows; ``stored``: with each ended one's current stored outcome (or None)."""
+    columns: list[Any] = [
+        Evening.id,
+        Evening.public_id,
+        sql_cast(Evening.ruleset, Text).label("ruleset"),  # text: parsed once per distinct rule set
+        Evening.first_dealer,
+        Evening.status,
+        Evening.created_at,
+        Evening.ended_at,
+        Evening.counts_in_money,
+        Evening.version,
+    ]
+    query = select(*columns)
+    if stored:
+        query = query.add_columns(EveningOutcome.summary, EveningOutcome.hands).outerjoin(
+            EveningOutcome, _current_outcome()
+        )
+    return list(s.connection().execute(query.where(which).order_by(Evening.id)))
+
+
+def _stored_summary(row: Any) -> Summary | None:
+    """The row's stored outcome if it is one (an ended evening's, readable); else None."""
+    if row.status != Status.ENDED.value or row.summary is None:
+        return None
+    try:
+        return from_data(row.summary, row.hands)
+    except ValueError:  # not what this code writes: computed again and replaced
+        log.warning("memory: the stored outcome of evening %s is unreadable; computing it again", row.public_id)
+        return None
+
+
+def _evening_records(s: Session, which: Which, *, stored: bool = False) -> tuple[dict[int, EveningRecord], set[int]]:
+    """The evenings ``which`` selects, by database id; and the ids of the ended ones whose
+    outcome is not stored yet (to store).
+
+    ``stored``: an ended evening whose outcome is stored and current is read as that
+    outcome alone (``EveningRecord.inputs`` False); the inputs (entries, cuts, digital
+    hands and their actions) are read for the others only, and not at all when there are
+    none: three to seven statements. Without ``stored`` every evening is read whole (seven)."""
+    evening_rows = _evenings(s, which, stored=stored)
+    summaries = {ev.id: found for ev in evening_rows if stored and (found := _stored_summary(ev)) is not None}
+    need = [ev.id for ev in evening_rows if ev.id not in summaries]
     seats = _seats(s, which)
-    logs, written = _logs(s, which)
-    cuts = _cuts(s, which)
-    digital = _digital(s, which, written)
-    return {
-        ev.id: EveningRecord(
+    logs: dict[int, list[LogEntry]] = {}
+    cuts: dict[int, list[CutEntry]] = {}
+    digital: dict[int, list[DigitalHand]] = {}
+    if need:
+        inputs = which if len(need) == len(evening_rows) or len(need) > RELOAD_IN_LIMIT else Evening.id.in_(need)
+        logs, written = _logs(s, inputs)
+        cuts = _cuts(s, inputs)
+        digital = _digital(s, inputs, written)
+    out: dict[int, EveningRecord] = {}
+    for ev in evening_rows:
+        summary = summaries.get(ev.id)
+        out[ev.id] = EveningRecord(
             id=ev.public_id,
             ruleset=_ruleset(ev.ruleset),
             first_dealer=ev.first_dealer,
             seats=tuple(seats[ev.id]),
-            log=tuple(logs[ev.id]),
-            cuts=tuple(cuts[ev.id]),
+            log=() if summary is not None else tuple(logs.get(ev.id, ())),
+            cuts=() if summary is not None else tuple(cuts.get(ev.id, ())),
             status=Status(ev.status),
             created_at=ev.created_at,
             ended_at=ev.ended_at,
             counts_in_money=ev.counts_in_money,
-            digital=tuple(digital[ev.id]),
+            digital=() if summary is not None else tuple(digital.get(ev.id, ())),
             version=ev.version,
+            stored=summary,
+            inputs=summary is None,
         )
-        for ev in evening_rows
-    }
+    to_store = {ev.id for ev in evening_rows if stored and ev.status == Status.ENDED.value and ev.id not in summaries}
+    return out, to_store
 
 
 def _record(s: Session, circle: Circle, evenings: dict[int, EveningRecord]) -> CircleRecord:
@@ -380,9 +433,45 @@ def _record(s: Session, circle: Circle, evenings: dict[int, EveningRecord]) -> C
 
 
 def load_record(circle: Circle) -> CircleRecord:
-    """The whole circle as stored (every evening, open ones too), in ``STATEMENTS`` statements."""
+    """The whole circle as stored (every evening with all its inputs, open ones too), in
+    ``STATEMENTS`` statements: what an export writes."""
     s = tx.session()
-    return _record(s, circle, _evening_records(s, Evening.circle_id == circle.id))
+    return _record(s, circle, _evening_records(s, Evening.circle_id == circle.id)[0])
+
+
+# --- the stored outcomes ----------------------------------------------------------------
+def _summarized(by_id: dict[int, EveningRecord], ids: set[int]) -> dict[int, Summary]:
+    """The outcomes of the ended evenings ``ids`` (read with their inputs), replayed."""
+    return {i: summary_of(by_id[i]) for i in sorted(ids)}
+
+
+def _store(evenings: dict[int, tuple[int, Summary]]) -> bool:
+    """Keep each evening's outcome (id -> (version, summary)), replacing what was stored for it,
+    in a short write of its own (``tx.derived_write``: the reader's session stays a read).
+    A derived copy, so a failure costs nothing but a later replay: a concurrent reader that
+    stored them first (IntegrityError: the same outcomes, derived alike) or a database too
+    busy to take them now (OperationalError, logged) is let be. Never inside another
+    service's write (its lock is held there): skipped. Whether they were stored."""
+    if not evenings or tx.writing():
+        return False
+    now = utcnow()
+    rows = [
+        {"evening_id": i, "version": v, "format": FORMAT, "summary": figures, "hands": hands, "created_at": now}
+        for i, (v, summary) in sorted(evenings.items())
+        for figures, hands in [to_data(summary)]
+    ]
+    try:
+        with tx.derived_write() as conn:
+            if conn is None:
+                return False
+            conn.execute(delete(EveningOutcome).where(EveningOutcome.evening_id.in_(list(evenings))))
+            conn.execute(insert(EveningOutcome), rows)
+    except IntegrityError:
+        return False
+    except OperationalError as err:
+        log.warning("memory: the outcomes of %s evenings were not stored (%s)", len(rows), err)
+        return False
+    return True
 
 
 # --- the cached memory ------------------------------------------------------------------
@@ -468,8 +557,15 @@ class Memory:
         """``make()`` once; ``open_too``: it reads the evenings still open as well."""
         return (self._memo if open_too else self._settled_memo).get(key, make)
 
-    def stats(self, flt: Filter = ALL) -> CircleStats:
-        return self.derive(("stats", flt), lambda: circle_stats(self.view, flt))
+    def stats(self, flt: Filter = ALL, *, contracts: bool = True) -> CircleStats:
+        """The circle's statistics; ``contracts`` False: without the per-contract figures (the
+        hands are then not read), unless the whole statistics are at hand already."""
+        if not contracts:
+            with self._settled_memo.lock:
+                whole = self._settled_memo.values.get(("stats", flt, True))
+            if whole is not None:
+                return cast(CircleStats, whole)
+        return self.derive(("stats", flt, contracts), lambda: circle_stats(self.view, flt, contracts=contracts))
 
     def ratings(self, flt: Filter = ALL) -> dict[Ladder, LadderRatings]:
         return self.derive(("ratings", flt), lambda: ratings(self.view, flt))
@@ -509,14 +605,22 @@ def memory_of(circle: Circle) -> Memory:
             _CACHE.move_to_end(where)
             return found
     if found is None:
-        by_id = _evening_records(s, Evening.circle_id == circle.id)
+        by_id, to_store = _evening_records(s, Evening.circle_id == circle.id, stored=True)
     else:
         now = _versions(s, circle.id)
         stale = [i for i, v in now.items() if i not in found.by_id or found.by_id[i].version != v]
         which = Evening.id.in_(stale) if len(stale) <= RELOAD_IN_LIMIT else Evening.circle_id == circle.id
-        loaded = _evening_records(s, which)
+        loaded, to_store = _evening_records(s, which, stored=True)
         by_id = {i: loaded[i] if i in loaded else found.by_id[i] for i in now if i in loaded or i in found.by_id}
-    fresh = Memory(key, _record(s, circle, by_id), by_id, found)
+        to_store &= set(by_id)
+    record = _record(s, circle, by_id)
+    if to_store:  # ended evenings read whole: replayed once, kept as their outcome, and stored
+        made = _summarized(by_id, to_store)
+        for i, summary in made.items():
+            by_id[i] = replace(by_id[i], log=(), cuts=(), digital=(), stored=summary, inputs=False)
+        record = replace(record, evenings=tuple(by_id[k] for k in sorted(by_id)))
+        _store({i: (by_id[i].version or 0, summary) for i, summary in made.items()})
+    fresh = Memory(key, record, by_id, found)
     with _CACHE_LOCK:
         _CACHE[where] = fresh
         _CACHE.move_to_end(where)
