@@ -272,6 +272,24 @@ class EveningOutcome(Model):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
+class RatingRun(Model):
+    """A ladder's ratings over a circle's ended evenings (``history.ratings.run``: every game
+    in order and the ratings after it), kept so that a worker that has never seen the
+    circle need not rate every evening again. Derived, never an input: it is used only as far
+    as its games are the circle's games now, in the same order, under the same ``model``
+    (``history.ratings.MODEL``); otherwise what differs is rated again and the row replaced.
+    Never exported; erasing a circle erases it."""
+
+    __tablename__ = "rating_runs"
+
+    circle_id: Mapped[int] = mapped_column(ForeignKey("circles.id", ondelete="CASCADE"), primary_key=True)
+    ladder: Mapped[str] = mapped_column(String(8), primary_key=True)  # history.ratings.Ladder
+    model: Mapped[str] = mapped_column(String(80))
+    games: Mapped[list[Any]] = mapped_column(JSON)  # history.ratings.run_to_data
+    rated: Mapped[list[Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
 class AppliedRequest(Model):
     """Every request id an evening has seen, whatever it did: a repeat is a no-op."""
 

@@ -46,7 +46,7 @@ from ..history import housekeeping
 from ..history.housekeeping import CircleView
 from ..history.outcome import summary_of
 from ..history.purse import Purse, purse
-from ..history.ratings import Ladder, LadderRatings, ratings
+from ..history.ratings import MODEL, Ladder, LadderRatings, Run, rate_ladders, ratings, run_from_data, run_to_data
 from ..history.records import (
     CircleRecord,
     CutEntry,
@@ -71,6 +71,7 @@ from ..models import (
     Evening,
     EveningOutcome,
     HousekeepingRow,
+    RatingRun,
     Seat,
     SettlementRow,
     TableAction,
@@ -474,6 +475,53 @@ def _store(evenings: dict[int, tuple[int, Summary]]) -> bool:
     return True
 
 
+def stored_runs(circle_id: int) -> dict[Ladder, Run]:
+    """The rating runs stored for the circle under this code's ``ratings.MODEL`` (one statement)."""
+    rows = tx.session().execute(
+        select(RatingRun.ladder, RatingRun.games, RatingRun.rated).where(
+            RatingRun.circle_id == circle_id, RatingRun.model == MODEL
+        )
+    )
+    out: dict[Ladder, Run] = {}
+    for r in rows:
+        try:
+            out[Ladder(r.ladder)] = run_from_data(r.games, r.rated)
+        except ValueError:  # not what this code writes: rated again and replaced
+            log.warning("memory: the stored %s ratings of circle %s are unreadable", r.ladder, circle_id)
+    return out
+
+
+def _store_runs(circle_id: int, runs: dict[Ladder, Run]) -> bool:
+    """Keep the circle's rating runs (replacing what was stored for those ladders), as
+    ``_store`` keeps outcomes: a derived copy, in a write of its own, let be on failure."""
+    if not runs or tx.writing():
+        return False
+    now = utcnow()
+    rows = []
+    for ladder, r in sorted(runs.items()):
+        games, rated = run_to_data(r)
+        rows.append(
+            {"circle_id": circle_id, "ladder": ladder.value, "model": MODEL, "games": games, "rated": rated}
+            | {"created_at": now}
+        )
+    try:
+        with tx.derived_write() as conn:
+            if conn is None:
+                return False
+            conn.execute(
+                delete(RatingRun).where(
+                    RatingRun.circle_id == circle_id, RatingRun.ladder.in_([ladder.value for ladder in runs])
+                )
+            )
+            conn.execute(insert(RatingRun), rows)
+    except IntegrityError:
+        return False
+    except OperationalError as err:
+        log.warning("memory: the ratings of circle %s were not stored (%s)", circle_id, err)
+        return False
+    return True
+
+
 # --- the cached memory ------------------------------------------------------------------
 Fingerprint = tuple[int | str, ...]  # the figures below, then the circle's row id and public id
 
@@ -559,16 +607,32 @@ class Memory:
 
     def stats(self, flt: Filter = ALL, *, contracts: bool = True) -> CircleStats:
         """The circle's statistics; ``contracts`` False: without the per-contract figures (the
-        hands are then not read), unless the whole statistics are at hand already."""
-        if not contracts:
-            with self._settled_memo.lock:
-                whole = self._settled_memo.values.get(("stats", flt, True))
+        hands are then not read; taken from the whole statistics if they are at hand)."""
+        if contracts:
+            return self.derive(("stats", flt, True), lambda: circle_stats(self.view, flt))
+        with self._settled_memo.lock:
+            whole = cast(CircleStats | None, self._settled_memo.values.get(("stats", flt, True)))
+
+        def make() -> CircleStats:
             if whole is not None:
-                return cast(CircleStats, whole)
-        return self.derive(("stats", flt, contracts), lambda: circle_stats(self.view, flt, contracts=contracts))
+                return replace(whole, contracts=())
+            return circle_stats(self.view, flt, contracts=False)
+
+        return self.derive(("stats", flt, False), make)
 
     def ratings(self, flt: Filter = ALL) -> dict[Ladder, LadderRatings]:
-        return self.derive(("ratings", flt), lambda: ratings(self.view, flt))
+        """The three ladders; over every evening (``ALL``) they start from the runs stored for the
+        circle (one statement), and a run that changed is stored again."""
+        return self.derive(("ratings", flt), lambda: self._ratings(flt))
+
+    def _ratings(self, flt: Filter) -> dict[Ladder, LadderRatings]:
+        if flt != ALL:  # a season or a variant: rated here (the runs stored are the whole circle's)
+            return ratings(self.view, flt)
+        circle_id = int(self.key[-2])
+        known = stored_runs(circle_id)
+        ladders, runs = rate_ladders(self.view, flt, known)
+        _store_runs(circle_id, {ladder: r for ladder, r in runs.items() if known.get(ladder) != r})
+        return ladders
 
     def purse(self, flt: Filter = ALL) -> Purse:
         return self.derive(("purse", flt), lambda: purse(self.view, flt))

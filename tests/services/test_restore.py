@@ -228,6 +228,7 @@ def _rows_of_circle(circle_id: int) -> dict[str, int]:
         "evenings": f"circle_id = {circle_id}",
         "housekeeping": f"circle_id = {circle_id}",
         "settlements": f"circle_id = {circle_id}",
+        "rating_runs": f"circle_id = {circle_id}",
         "seats": f"evening_id IN ({evenings_})",
         "entries": f"evening_id IN ({evenings_})",
         "cuts": f"evening_id IN ({evenings_})",
@@ -250,10 +251,11 @@ def test_deleting_a_circle_leaves_nothing_of_it(app: Flask) -> None:
         circle = _rich_circle()
         other = _rich_circle()
         circle_id, other_id = circle.id, other.id
-        for c in (circle, other):  # a page read their memories: the ended evenings' outcomes are stored
-            memory.memory_of(c)
+        for c in (circle, other):  # pages read their memories: the outcomes and ratings are stored
+            memory.memory_of(c).ratings()
+        db.session.rollback()  # they were written on a connection of their own: read them afresh
         full = _rows_of_circle(circle_id)
-        assert all(v for k, v in full.items() if k != "cuts"), full  # (no tie was cut)
+        assert all(v for k, v in full.items() if k != "cuts"), [k for k, v in full.items() if not v]  # (no tie was cut)
         kept = _rows_of_circle(other_id)
         with pytest.raises(RuleError) as err:
             erase.delete_circle(circle, typed_name="Sterne")

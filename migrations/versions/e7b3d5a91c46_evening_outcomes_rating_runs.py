@@ -1,4 +1,4 @@
-"""evening outcomes: each ended evening's derived outcome, kept for the circle's memory
+"""evening outcomes and rating runs: derived copies kept for the circle's memory
 
 Revision ID: e7b3d5a91c46
 Revises: a4e2c9d17b30
@@ -11,6 +11,8 @@ evening instead of replaying every slate. Derived, never an input: a row counts 
 while its ``version`` is the evening's and its ``format`` is the code's
 ``history.summary.FORMAT``; otherwise it is computed again from the log and replaced.
 Existing evenings get their rows on the first read of their circle.
+``rating_runs``: each ladder's ratings over a circle's ended evenings, used as far as its
+games (stored with it) are the circle's games now under the same model.
 
 """
 
@@ -37,7 +39,19 @@ def upgrade():
         sa.ForeignKeyConstraint(["evening_id"], ["evenings.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("evening_id"),
     )
+    op.create_table(
+        "rating_runs",
+        sa.Column("circle_id", sa.Integer(), nullable=False),
+        sa.Column("ladder", sa.String(length=8), nullable=False),
+        sa.Column("model", sa.String(length=80), nullable=False),
+        sa.Column("games", sa.JSON(), nullable=False),
+        sa.Column("rated", sa.JSON(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["circle_id"], ["circles.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("circle_id", "ladder"),
+    )
 
 
 def downgrade():
+    op.drop_table("rating_runs")
     op.drop_table("evening_outcomes")
