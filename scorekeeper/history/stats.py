@@ -221,10 +221,13 @@ class _Layout:
         return _Layout(sides, tuple(rs.seats_of(side) for side in range(rs.n_sides)), rs.teams, pairs)
 
 
-def circle_stats(view: CircleView, flt: Filter = ALL, *, contracts: bool = True) -> CircleStats:
+def circle_stats(
+    view: CircleView, flt: Filter = ALL, *, contracts: bool = True, of: PlayerId | None = None
+) -> CircleStats:
     """Every statistic of the circle over the evenings ``flt`` admits. ``contracts``: False
     leaves the per-contract figures out (``CircleStats.contracts`` empty; the circle page and
-    the statistics page show none), so the evenings' hands are not read at all."""
+    the statistics page show none), so the evenings' hands are not read at all; ``of``: only
+    that player's per-contract figures (a player's page), so only her evenings' hands are read."""
     names = {p.id: p.name for p in view.players}
     zero = dict.fromkeys(names, 0)
     evenings, wins, money, money_evenings = dict(zero), dict(zero), dict(zero), dict(zero)
@@ -258,9 +261,9 @@ def circle_stats(view: CircleView, flt: Filter = ALL, *, contracts: bool = True)
             hands[pid] += out.declared[seat]
             paper[pid] += out.paper[seat]
             n_hands += out.declared[seat]
-        if contracts:
+        if contracts and (of is None or of in seats):
             for h in out.hands:
-                if h.imported:
+                if h.imported or (of is not None and seats[h.seat] != of):
                     continue
                 key = (seats[h.seat], h.kind)
                 acc_c = by_contract.get(key)

@@ -58,6 +58,7 @@ from ..history.records import (
     LogKind,
     PaymentKind,
     Player,
+    PlayerId,
     Settlement,
     Status,
 )
@@ -131,43 +132,51 @@ def _players(s: Session, circle_id: int) -> tuple[Player, ...]:
 
 
 def _seats(s: Session, which: Which) -> dict[int, list[str]]:
-    rows = s.connection().execute(
-        select(Seat.evening_id, Seat.player_id)
-        .join(Evening, Evening.id == Seat.evening_id)
-        .where(which)
-        .order_by(Seat.evening_id, Seat.seat)
-    )
+    rows = (
+        s.connection()
+        .execute(
+            select(Seat.evening_id, Seat.player_id)
+            .join(Evening, Evening.id == Seat.evening_id)
+            .where(which)
+            .order_by(Seat.evening_id, Seat.seat)
+        )
+        .all()
+    )  # fetched at once (iterating fetches row by row)
     out: dict[int, list[str]] = defaultdict(list)
-    for r in rows:
-        out[r.evening_id].append(player_key(r.player_id))
+    for evening_id, player_id in rows:  # plain tuples: some 2 000 rows for 500 evenings
+        out[evening_id].append(str(player_id))  # player_key
     return out
 
 
 def _logs(s: Session, which: Which) -> tuple[dict[int, list[LogEntry]], set[str]]:
     """Per evening its log rows in order; and every request id on a slate (digital hands over)."""
-    rows = s.connection().execute(
-        select(
-            EntryRow.evening_id,
-            EntryRow.seq,
-            EntryRow.kind,
-            EntryRow.supersedes,
-            EntryRow.row_key,
-            EntryRow.declarer_seat,
-            EntryRow.contract,
-            EntryRow.declarer_points,
-            EntryRow.defender_points,
-            EntryRow.match,
-            EntryRow.countermatch,
-            EntryRow.seich,
-            EntryRow.cell,
-            EntryRow.digital,
-            EntryRow.request_id,
-            EntryRow.author,
-            EntryRow.created_at,
+    rows = (
+        s.connection()
+        .execute(
+            select(
+                EntryRow.evening_id,
+                EntryRow.seq,
+                EntryRow.kind,
+                EntryRow.supersedes,
+                EntryRow.row_key,
+                EntryRow.declarer_seat,
+                EntryRow.contract,
+                EntryRow.declarer_points,
+                EntryRow.defender_points,
+                EntryRow.match,
+                EntryRow.countermatch,
+                EntryRow.seich,
+                EntryRow.cell,
+                EntryRow.digital,
+                EntryRow.request_id,
+                EntryRow.author,
+                EntryRow.created_at,
+            )
+            .join(Evening, Evening.id == EntryRow.evening_id)
+            .where(which)
+            .order_by(EntryRow.evening_id, EntryRow.seq)
         )
-        .join(Evening, Evening.id == EntryRow.evening_id)
-        .where(which)
-        .order_by(EntryRow.evening_id, EntryRow.seq)
+        .all()
     )
     logs: dict[int, list[LogEntry]] = defaultdict(list)
     written: set[str] = set()
@@ -364,18 +373,22 @@ def _evenings(s: Session, which: Which, *, stored: bool) -> Sequence[Any]:
         query = query.add_columns(EveningOutcome.summary, EveningOutcome.hands).outerjoin(
             EveningOutcome, _current_outcome()
         )
-    return list(s.connection().execute(query.where(which).order_by(Evening.id)))
+    return s.connection().execute(query.where(which).order_by(Evening.id)).all()
 
 
-def _stored_summary(row: Any) -> Summary | None:
-    """The row's stored outcome if it is one (an ended evening's, readable); else None."""
-    if row.status != Status.ENDED.value or row.summary is None:
+def _stored_summary(public_id: str, status: str, figures: Any, hands: Any) -> Summary | None:
+    """The evening's stored outcome if it is one (an ended evening's, readable); else None."""
+    if status != _ENDED or figures is None:
         return None
     try:
-        return from_data(row.summary, row.hands)
+        return from_data(figures, hands)
     except ValueError:  # not what this code writes: computed again and replaced
-        log.warning("memory: the stored outcome of evening %s is unreadable; computing it again", row.public_id)
+        log.warning("memory: the stored outcome of evening %s is unreadable; computing it again", public_id)
         return None
+
+
+_ENDED: Final = Status.ENDED.value
+_STATUS: Final = {s.value: s for s in Status}
 
 
 def _evening_records(s: Session, which: Which, *, stored: bool = False) -> tuple[dict[int, EveningRecord], set[int]]:
@@ -386,9 +399,14 @@ def _evening_records(s: Session, which: Which, *, stored: bool = False) -> tuple
     outcome alone (``EveningRecord.inputs`` False); the inputs (entries, cuts, digital
     hands and their actions) are read for the others only, and not at all when there are
     none: three to seven statements. Without ``stored`` every evening is read whole (seven)."""
-    evening_rows = _evenings(s, which, stored=stored)
-    summaries = {ev.id: found for ev in evening_rows if stored and (found := _stored_summary(ev)) is not None}
-    need = [ev.id for ev in evening_rows if ev.id not in summaries]
+    evening_rows = [tuple(r) for r in _evenings(s, which, stored=stored)]  # plain tuples: 500 rows
+    summaries: dict[int, Summary] = {}
+    if stored:
+        for ev_id, public_id, _rs, _fd, status, _c, _e, _m, _v, figures, hands in evening_rows:
+            found = _stored_summary(public_id, status, figures, hands)
+            if found is not None:
+                summaries[ev_id] = found
+    need = [ev[0] for ev in evening_rows if ev[0] not in summaries]
     seats = _seats(s, which)
     logs: dict[int, list[LogEntry]] = {}
     cuts: dict[int, list[CutEntry]] = {}
@@ -399,25 +417,37 @@ def _evening_records(s: Session, which: Which, *, stored: bool = False) -> tuple
         cuts = _cuts(s, inputs)
         digital = _digital(s, inputs, written)
     out: dict[int, EveningRecord] = {}
-    for ev in evening_rows:
-        summary = summaries.get(ev.id)
-        out[ev.id] = EveningRecord(
-            id=ev.public_id,
-            ruleset=_ruleset(ev.ruleset),
-            first_dealer=ev.first_dealer,
-            seats=tuple(seats[ev.id]),
-            log=() if summary is not None else tuple(logs.get(ev.id, ())),
-            cuts=() if summary is not None else tuple(cuts.get(ev.id, ())),
-            status=Status(ev.status),
-            created_at=ev.created_at,
-            ended_at=ev.ended_at,
-            counts_in_money=ev.counts_in_money,
-            digital=() if summary is not None else tuple(digital.get(ev.id, ())),
-            version=ev.version,
+    for (
+        ev_id,
+        public_id,
+        ruleset,
+        first_dealer,
+        status,
+        created_at,
+        ended_at,
+        counts,
+        version,
+        *_stored,
+    ) in evening_rows:
+        summary = summaries.get(ev_id)
+        whole = summary is None
+        out[ev_id] = EveningRecord(
+            id=public_id,
+            ruleset=_ruleset(ruleset),
+            first_dealer=first_dealer,
+            seats=tuple(seats[ev_id]),
+            log=tuple(logs.get(ev_id, ())) if whole else (),
+            cuts=tuple(cuts.get(ev_id, ())) if whole else (),
+            status=_STATUS[status],
+            created_at=created_at,
+            ended_at=ended_at,
+            counts_in_money=counts,
+            digital=tuple(digital.get(ev_id, ())) if whole else (),
+            version=version,
             stored=summary,
-            inputs=summary is None,
+            inputs=whole,
         )
-    to_store = {ev.id for ev in evening_rows if stored and ev.status == Status.ENDED.value and ev.id not in summaries}
+    to_store = {ev[0] for ev in evening_rows if stored and ev[4] == _ENDED and ev[0] not in summaries}
     return out, to_store
 
 
@@ -605,20 +635,21 @@ class Memory:
         """``make()`` once; ``open_too``: it reads the evenings still open as well."""
         return (self._memo if open_too else self._settled_memo).get(key, make)
 
-    def stats(self, flt: Filter = ALL, *, contracts: bool = True) -> CircleStats:
+    def stats(self, flt: Filter = ALL, *, contracts: bool = True, of: PlayerId | None = None) -> CircleStats:
         """The circle's statistics; ``contracts`` False: without the per-contract figures (the
-        hands are then not read; taken from the whole statistics if they are at hand)."""
-        if contracts:
-            return self.derive(("stats", flt, True), lambda: circle_stats(self.view, flt))
+        hands are then not read); ``of``: with only that player's (only her evenings' hands are
+        read). Either is taken from the whole statistics if they are at hand."""
+        if contracts and of is None:
+            return self.derive(("stats", flt, True, None), lambda: circle_stats(self.view, flt))
         with self._settled_memo.lock:
-            whole = cast(CircleStats | None, self._settled_memo.values.get(("stats", flt, True)))
+            whole = cast(CircleStats | None, self._settled_memo.values.get(("stats", flt, True, None)))
 
         def make() -> CircleStats:
             if whole is not None:
-                return replace(whole, contracts=())
-            return circle_stats(self.view, flt, contracts=False)
+                return replace(whole, contracts=whole.contracts_of(of) if contracts and of is not None else ())
+            return circle_stats(self.view, flt, contracts=contracts, of=of)
 
-        return self.derive(("stats", flt, False), make)
+        return self.derive(("stats", flt, contracts, of), make)
 
     def ratings(self, flt: Filter = ALL) -> dict[Ladder, LadderRatings]:
         """The three ladders; over every evening (``ALL``) they start from the runs stored for the

@@ -164,8 +164,8 @@ def stats(token: str) -> str:
 def player(token: str, player_id: int) -> str:
     circle, can_write, mem = _circle(token)
     a = asked()
-    st = mem.stats(a.flt)
     key = memory_service.player_key(player_id)
+    st = mem.stats(a.flt, of=key)  # her contract figures: only her evenings' hands are read
     try:
         me = st.player(key)
     except KeyError:
@@ -335,7 +335,7 @@ def _chart(mem: Memory, name: str, a: Asked) -> charts.LineChart | charts.BarCha
     if name != "contracts" or not raw.isdigit():
         abort(404)
     key = memory_service.player_key(int(raw))
-    st = mem.stats(a.flt)
+    st = mem.stats(a.flt, of=key)
     try:
         me = st.player(key)
     except KeyError:

@@ -61,6 +61,7 @@ def everything(c: CircleRecord) -> dict[str, Any]:
         out[name] = (
             st_,
             stats.circle_stats(v, flt, contracts=False),
+            [stats.circle_stats(v, flt, of=p.id) for p in v.players],
             ladders,
             purse_module.purse(v, flt),
             series.money_over_time(v, flt),
@@ -121,11 +122,13 @@ def test_a_summary_goes_through_its_stored_form_unchanged(c: CircleRecord) -> No
         assert sum(made.declared) + sum(made.paper) == len(out.slate.cells)
 
 
-def test_without_contracts_the_statistics_are_the_same_but_for_the_contracts() -> None:
+def test_without_contracts_or_for_one_player_the_statistics_are_the_same_but_for_the_contracts() -> None:
     v = view(sample_circle(5, evenings=40, paper_rate=0.1))
     whole = stats.circle_stats(v)
     assert whole.contracts
     assert stats.circle_stats(v, contracts=False) == replace(whole, contracts=())
+    for p in v.players:
+        assert stats.circle_stats(v, of=p.id) == replace(whole, contracts=whole.contracts_of(p.id))
 
 
 def test_an_evening_read_as_its_stored_outcome_gives_nothing_else() -> None:

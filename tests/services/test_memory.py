@@ -225,7 +225,8 @@ def _cold() -> None:
 
 
 def _figures(mem: memory.Memory) -> tuple[Any, ...]:
-    return (mem.stats(), mem.stats(contracts=False), mem.ratings(), mem.purse())
+    first = mem.view.players[0].id
+    return (mem.stats(of=first), mem.stats(contracts=False), mem.stats(), mem.ratings(), mem.purse())
 
 
 def _replayed(circle: Circle) -> tuple[Any, ...]:
@@ -234,7 +235,15 @@ def _replayed(circle: Circle) -> tuple[Any, ...]:
 
     _cold()
     v = housekeeping.view(memory.load_record(circle))
-    return (stats.circle_stats(v), stats.circle_stats(v, contracts=False), ratings.ratings(v), purse.purse(v))
+    first = v.players[0].id
+    whole = stats.circle_stats(v)
+    return (
+        replace(whole, contracts=whole.contracts_of(first)),
+        replace(whole, contracts=()),
+        whole,
+        ratings.ratings(v),
+        purse.purse(v),
+    )
 
 
 def test_a_cold_worker_reads_the_stored_outcomes_in_the_same_few_statements_for_1_and_50_evenings(app: Flask) -> None:
