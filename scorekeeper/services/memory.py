@@ -97,6 +97,8 @@ INPUT_STATEMENTS: Final = 4
 # stored outcomes), seats, settlements, housekeeping.
 STORED_STATEMENTS: Final = STATEMENTS - INPUT_STATEMENTS
 # after a change: the fingerprint, the evenings' versions, then at most STATEMENTS for what changed
+# (every count here is the most: the inputs are read only for evenings that need them, the
+# digital actions only when a digital hand is over)
 RELOAD_STATEMENTS: Final = 2 + STATEMENTS
 RELOAD_IN_LIMIT: Final = 200  # more changed evenings than this: load the circle's evenings whole
 Which = ColumnElement[bool]  # which evenings to read (the circle's, or some of them by id)
@@ -244,7 +246,8 @@ def _cuts(s: Session, which: Which) -> dict[int, list[CutEntry]]:
 
 
 def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[DigitalHand]]:
-    """Per evening the digital hands that are over, with their actions (two statements)."""
+    """Per evening the digital hands that are over, with their actions (two statements; one
+    when none is over)."""
     hands = list(
         s.connection().execute(
             select(
@@ -268,6 +271,8 @@ def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[Digi
     )
     # a restored table holds only hands that were over when they were exported
     over = [h for h in hands if h.restored or digital_hand_request_id(h.public_id, h.number) in written]
+    if not over:  # no hand dealt digitally is over: no action to read (one statement fewer)
+        return {}
     actions: dict[int, list[DigitalAction]] = defaultdict(list)
     keep = {h.id for h in over}
     rows = s.connection().execute(
