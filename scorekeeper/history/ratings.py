@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import openskill
 from openskill.models import PlackettLuce
@@ -53,8 +53,9 @@ LADDER_OF = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Rating:
+class Rating(NamedTuple):
+    """A skill and its uncertainty (a tuple: a ladder's history holds some 2 000 of them)."""
+
     mu: float
     sigma: float
 
@@ -63,8 +64,7 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-@dataclass(frozen=True, slots=True)
-class RatingPoint:
+class RatingPoint(NamedTuple):
     """A player's rating after one evening."""
 
     evening: EveningId
@@ -215,10 +215,12 @@ def run_to_data(r: Run) -> tuple[list[Any], list[Any]]:
 def run_from_data(games: Any, results: Any) -> Run:
     """The run ``run_to_data`` wrote; ValueError if it is not one."""
     try:
-        g = tuple((tuple(tuple(side) for side in sides), tuple(rank)) for sides, rank in games)
-        r = tuple(tuple((p, float(mu), float(sigma)) for p, mu, sigma in rated) for rated in results)
+        g = tuple((tuple(map(tuple, sides)), tuple(rank)) for sides, rank in games)
+        r = tuple(tuple((p, mu, sigma) for p, mu, sigma in rated) for rated in results)
     except (TypeError, ValueError) as err:
         raise ValueError(f"not a stored run: {err!r}") from err
+    if any(type(mu) is not float or type(sigma) is not float for rated in r for _p, mu, sigma in rated):
+        raise ValueError("a stored run's ratings are floats")
     if len(g) != len(r):
         raise ValueError("a stored run rates as many games as it holds")
     return g, r
