@@ -21,6 +21,15 @@ worker while the circle's ``fingerprint`` (one statement) says nothing changed; 
 change only the evenings added or changed are read again (``RELOAD_STATEMENTS``). What
 the pages derive (statistics, ratings, the purse, chart data) is memoized alongside,
 and carried over while only evenings still open changed.
+
+Stored outcomes: the memory reads an ended evening as its outcome (``history.summary``)
+stored in ``evening_outcomes`` when that row is still the evening's (its version, the
+code's ``summary.FORMAT``), and reads the inputs only of the others; their outcomes are
+replayed once and stored (``_store``, its own short write: ``tx.derived_write``). Such an
+evening has no inputs in the memory (``EveningRecord.inputs`` False): the export reads
+``load_record``, never ``memory_of``. The whole circle's ladders start from the rating
+runs stored in ``rating_runs`` (``Memory.ratings``) and store a run that changed. Both are
+derived copies, never inputs: dropping them loses nothing but time.
 """
 
 from __future__ import annotations
