@@ -5,7 +5,9 @@
 The synthetic circle of ``history.sample`` (every variant, 8 players, a few paper
 cells and early ends; N evenings, 500 by default) is written straight into a fresh
 database (migrated): SQLite in a temporary folder, or with ``--postgres`` a throwaway
-PostgreSQL database made on that server (and dropped). Then every page of the circle's
+PostgreSQL database made on that server (and dropped). The process then freezes what it
+holds out of the garbage collector's way, as every gunicorn worker does once it has loaded
+the app (``gunicorn_conf.post_worker_init``). Then every page of the circle's
 memory is asked for through Flask's test client, in process: the circle page, the
 history list, the statistics, a player's statistics, the ratings, the purse, the three
 charts (SVG) and the API. For each: the time of the first visit (the very first one
@@ -25,7 +27,6 @@ has never seen the circle.
 from __future__ import annotations
 
 import argparse
-import gc
 import logging
 import secrets
 import statistics
@@ -47,6 +48,7 @@ from scorekeeper.app import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.game.hand_entry import HandEntry  # noqa: E402
 from scorekeeper.game.rulesets import Variant, default_ruleset  # noqa: E402
+from scorekeeper.gunicorn_conf import post_worker_init  # noqa: E402
 from scorekeeper.history import outcome, ratings  # noqa: E402
 from scorekeeper.history.sample import sample_circle  # noqa: E402
 from scorekeeper.models import Player  # noqa: E402
@@ -100,8 +102,8 @@ def main() -> None:
             hands = sum(len(ev.log) for ev in record.evenings)
             names = [p.name for p in record.players]
             del record  # a worker holds no such copy: only what it reads (the garbage collector's heap as a worker's)
-            gc.collect()
             player = db.session.execute(select(func.min(Player.id))).scalar()
+        post_worker_init(None)  # as every gunicorn worker does once the app is loaded (gunicorn_conf)
         base = f"/c/{write}"
         pages = {
             "circle": base,
