@@ -10,6 +10,8 @@ cards live in ``scorekeeper.present``.
 from __future__ import annotations
 
 from datetime import date, datetime
+from decimal import ROUND_HALF_EVEN, Decimal
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import flask_babel
@@ -116,8 +118,28 @@ def format_chf(rappen: int, *, signed: bool = False) -> str:
     return f"+{text}" if signed and rappen > 0 else text
 
 
-def format_tenths(value: float) -> str:
-    """A number to one decimal as the language writes it (Babel): ``27.3``, ``27,3`` (fr_CH)."""
-    from babel.numbers import format_decimal
+@lru_cache(maxsize=16)
+def _decimal_symbols(locale: str) -> tuple[str, str]:
+    """The language's decimal sign and minus sign (Babel's, read once per language)."""
+    from babel.numbers import get_decimal_symbol, get_minus_sign_symbol
 
-    return str(format_decimal(value, format="0.0", locale=money_locale()))
+    return str(get_decimal_symbol(locale)), str(get_minus_sign_symbol(locale))
+
+
+_TENTH = Decimal("0.1")
+
+
+def format_tenths(value: float) -> str:
+    """A number to one decimal as the language writes it: ``27.3``, ``27,3`` (fr_CH). What
+    Babel's ``format_decimal(value, format="0.0")`` writes (its decimal and minus signs, the
+    shortest repr rounded half to even, ``-0.0`` kept; tests/i18n holds it to Babel), some
+    five times faster: a ratings page writes some 500 of them."""
+    locale = money_locale()
+    if not abs(value) < 1e15:  # huge, infinite or not a number: Babel's own way
+        from babel.numbers import format_decimal
+
+        return str(format_decimal(value, format="0.0", locale=locale))
+    dec, minus = _decimal_symbols(locale)
+    rounded = Decimal(repr(float(value))).quantize(_TENTH, rounding=ROUND_HALF_EVEN)
+    whole, _dot, tenth = f"{abs(rounded):f}".partition(".")
+    return f"{minus if rounded.is_signed() else ''}{whole}{dec}{tenth}"

@@ -14,7 +14,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, ForeignKey, String, UniqueConstraint, false
+from sqlalchemy import JSON, CheckConstraint, DateTime, Dialect, ForeignKey, String, Text, UniqueConstraint, false
 from sqlalchemy import true as sa_true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
@@ -251,6 +251,42 @@ class OutlookForecast(Model):
     version: Mapped[int] = mapped_column(primary_key=True)
     forecast: Mapped[dict[str, Any]] = mapped_column(JSON)  # services.outlook.forecast_to_dict
     history_hands: Mapped[int]  # recorded hands of the circle's history blended in
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class EveningOutcome(Model):
+    """An ended evening's outcome as the circle's memory reads it (``history.summary``),
+    kept so that a worker that has never seen the circle need not replay every slate.
+    Derived, never an input: it counts only while ``version`` is the evening's version and
+    ``format`` is ``history.summary.FORMAT`` (otherwise it is computed from the log and cuts
+    again and replaced); it is never exported, a restore computes it anew, and erasing a
+    circle erases it. Dropping every row loses nothing."""
+
+    __tablename__ = "evening_outcomes"
+
+    evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int]  # the evening's version it was computed from
+    format: Mapped[int]  # history.summary.FORMAT it was written in
+    summary: Mapped[list[Any]] = mapped_column(JSON)  # history.summary.to_data: the figures
+    hands: Mapped[str] = mapped_column(Text)  # ... and the hands, JSON text read when a page needs them
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class RatingRun(Model):
+    """A ladder's ratings over a circle's ended evenings (``history.ratings.run``: every game
+    in order and the ratings after it), kept so that a worker that has never seen the
+    circle need not rate every evening again. Derived, never an input: it is used only as far
+    as its games are the circle's games now, in the same order, under the same ``model``
+    (``history.ratings.MODEL``); otherwise what differs is rated again and the row replaced.
+    Never exported; erasing a circle erases it."""
+
+    __tablename__ = "rating_runs"
+
+    circle_id: Mapped[int] = mapped_column(ForeignKey("circles.id", ondelete="CASCADE"), primary_key=True)
+    ladder: Mapped[str] = mapped_column(String(8), primary_key=True)  # history.ratings.Ladder
+    model: Mapped[str] = mapped_column(String(80))
+    games: Mapped[list[Any]] = mapped_column(JSON)  # history.ratings.run_to_data
+    rated: Mapped[list[Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 

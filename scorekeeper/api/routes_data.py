@@ -10,6 +10,7 @@ from flask import current_app, request, url_for
 from werkzeug.wrappers import Response
 
 from ..game.contracts import Contract
+from ..game.errors import RuleError
 from ..history.export import FORMAT, VERSION
 from ..history.paper import PaperCell
 from ..models import Circle
@@ -17,7 +18,7 @@ from ..present.export import csv_headings, time_zone
 from ..scoring.final import Cut
 from ..services import erase, paper, restore
 from .blueprint import answer, evening_answer, routes
-from .errors import ApiError
+from .errors import ApiError, rule_error_response
 from .registry import parameter
 from .routes_circle import ruleset_from
 from .serialize import circle_dict
@@ -184,18 +185,23 @@ def import_paper(circle: Circle, body: dict[str, Any]) -> Response:
         Cut(c["row_key"], c["end"], c["order"][0] if c["order"] else -1, False, tuple(c["order"]))
         for c in body.get("cuts") or ()
     ]
-    evening = paper.import_evening(
-        circle,
-        ruleset=ruleset_from(body),
-        player_names=list(body["players"]),
-        first_dealer=body["first_dealer"],
-        cells=cells,
-        cuts=cuts,
-        played_at=played_at,
-        counts_in_money=bool(body.get("counts_in_money", True)),
-        author=body.get("author"),
-        request_id=body["request_id"],
-    )
+    ruleset = ruleset_from(body)
+    names = [str(name) for name in body["players"]]
+    try:
+        evening = paper.import_evening(
+            circle,
+            ruleset=ruleset,
+            player_names=names,
+            first_dealer=body["first_dealer"],
+            cells=cells,
+            cuts=cuts,
+            played_at=played_at,
+            counts_in_money=bool(body.get("counts_in_money", True)),
+            author=body.get("author"),
+            request_id=body["request_id"],
+        )
+    except RuleError as err:  # rows and contracts named as the paper page names them
+        return rule_error_response(err, ruleset, names)
     response = evening_answer(evening, 201)
     response.headers["Location"] = url_for("api.evening", evening_id=evening.public_id)
     return response

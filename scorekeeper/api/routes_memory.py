@@ -104,8 +104,8 @@ def _hand(ref: HandRef) -> Json:
 def player_stats(circle: Circle, player_id: int) -> Response:
     flt, shown = _filter()
     mem = memory_service.memory_of(circle)
-    st = mem.stats(flt)
     key = memory_service.player_key(player_id)
+    st = mem.stats(flt, of=key)  # her contract figures only
     try:
         me = st.player(key)
     except KeyError:

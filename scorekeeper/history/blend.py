@@ -6,7 +6,8 @@ Only ended evenings of the same variant count (``stats.admitted`` with that vari
 applied, deleted evenings gone, merged players as one); cells typed from a paper slate and Seich
 hands have no card points and do not count (``forecast.history_key`` is None for them). The
 contract key and the outcome are the forecast's own (``forecast.history_key``,
-``entries.outcome_of``: Misère as the opponents' pile, 257 a match, -1 a countermatch).
+``entries.outcome_of``: Misère as the opponents' pile, 257 a match, -1 a countermatch), kept
+in each hand's ``HandFact`` (``forecast_key``, ``forecast_outcome``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..game.rulesets import Variant
-from ..scoring.entries import outcome_of
-from ..scoring.forecast import History, history_key
+from ..scoring.forecast import History
 from .housekeeping import CircleView
 from .records import PlayerId
 from .stats import Filter, admitted
@@ -27,14 +27,11 @@ def player_history(view: CircleView, variant: Variant) -> dict[PlayerId, dict[st
     """Per player, per contract key: the outcomes of the hands she declared in ended evenings of
     ``variant``, oldest first."""
     out: dict[PlayerId, dict[str, list[int]]] = {}
-    for ev, res in admitted(view, Filter(variant=variant)):
-        rs = ev.ruleset
-        for cell in sorted(res.slate.cells.values(), key=lambda c: c.index):
-            key = history_key(rs, cell.entry)
-            if key is None:
+    for ev, summary in admitted(view, Filter(variant=variant)):
+        for h in summary.hands:  # in hand order; the key and outcome are the forecast's own
+            if h.forecast_key is None:
                 continue
-            player = ev.seats[cell.entry.declarer_seat]
-            out.setdefault(player, {}).setdefault(key, []).append(outcome_of(rs, cell.entry))
+            out.setdefault(ev.seats[h.seat], {}).setdefault(h.forecast_key, []).append(h.forecast_outcome)
     return out
 
 

@@ -139,6 +139,7 @@ def _digital(h: DigitalHand) -> dict[str, Any]:
 
 
 def _evening(ev: EveningRecord) -> dict[str, Any]:
+    ev.require_inputs()  # an export holds inputs: never an evening read as its stored outcome only
     return {
         "id": ev.id,
         "status": ev.status.value,
@@ -563,6 +564,7 @@ def csv_rows(view: CircleView, *, tz: tzinfo = UTC) -> list[dict[str, object]]:
     oldest evening first; names as the players are called now."""
     rows: list[dict[str, object]] = []
     for ev in sorted(view.evenings, key=lambda e: (e.created_at.timestamp() if e.created_at else 0.0, e.id)):
+        ev.require_inputs()
         rs = ev.ruleset
         names = [view.player_name(p) for p in ev.seats]
         effective = replay(ev.log)

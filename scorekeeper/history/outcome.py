@@ -6,6 +6,10 @@ checks every hand again), keeps the cuts that decide a current tie
 ``Payout``. It depends only on the rule set, the first dealer, the hands, the cuts and
 the status, not on who sat where, so it is cached by those (a merge or a rename costs
 nothing) and shared by statistics, ratings, the purse, charts and the export checks.
+
+What the memory's pages read of it is its ``summary`` (``summary.Summary``);
+``summary_of(record)`` gives it, from the record's stored copy when the service found
+one current, else from the replay.
 """
 
 from __future__ import annotations
@@ -16,11 +20,15 @@ from functools import lru_cache
 from ..game.contracts import Kind
 from ..game.hand_entry import MATCH_BONUS, HandEntry
 from ..game.rulesets import RuleSet
-from ..scoring.entries import is_misere
+from ..scoring.entries import is_misere, outcome_of
 from ..scoring.final import Cut, Result, Tie, effective_cuts, final_result
+from ..scoring.forecast import history_key
 from ..scoring.payouts import Payout, payout
-from ..scoring.slate import Slate
+from ..scoring.slate import Cell, Slate
 from .records import EveningRecord
+from .summary import Decided, HandFact, Hands, Summary
+
+__all__ = ["HandFact", "Outcome", "Summary", "outcome", "summary_of", "summarize", "clear_cache"]
 
 CACHE_SIZE = 2048  # evenings kept per worker (~14 KB each: about 28 MB at most)
 
@@ -54,31 +62,18 @@ def scored_points(ruleset: RuleSet, entry: HandEntry) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class HandFact:
-    """One cell of the slate as the statistics read it."""
-
-    seat: int  # the declarer's seat
-    hand: int  # 1-based hand number on the slate
-    row_key: str
-    kind: Kind  # what it was played as (contract_kind)
-    code: str  # contract_code
-    contract: str | None  # Contract.code as recorded
-    points: int  # the declaring side's card points (0 for a paper cell)
-    scored: int  # scored_points
-    value: int  # the cell
-    match: bool
-    countermatch: bool
-    imported: bool  # typed from a paper slate
-
-
-@dataclass(frozen=True, slots=True)
 class Outcome:
     slate: Slate  # treat as read-only
     cuts: tuple[Cut, ...]  # the cuts that decide the current ties
     pending: tuple[Tie, ...]  # ties still without a cut
     result: Result | None  # None while an open evening is undecided
     payout: Payout | None
-    hands: tuple[HandFact, ...]  # every cell in hand order (Seich hands write none)
+    summary: Summary  # what the circle's memory reads of it (summary.Summary)
+
+    @property
+    def hands(self) -> tuple[HandFact, ...]:
+        """Every cell in hand order (Seich hands write none)."""
+        return self.summary.hands.facts
 
     @property
     def complete(self) -> bool:
@@ -89,28 +84,55 @@ def _outcome(
     ruleset: RuleSet, first_dealer: int, entries: tuple[HandEntry, ...], cuts: tuple[Cut, ...], ended: bool
 ) -> Outcome:
     slate = Slate.build(ruleset, first_dealer, entries)
-    hands = tuple(
-        HandFact(
-            c.entry.declarer_seat,
-            c.index + 1,
-            c.row_key,
-            contract_kind(ruleset, c.entry),
-            contract_code(ruleset, c.entry),
-            None if c.entry.contract is None else c.entry.contract.code,
-            c.entry.declarer_points,
-            scored_points(ruleset, c.entry),
-            c.value,
-            c.entry.match,
-            c.entry.countermatch,
-            c.imported,
-        )
-        for c in sorted(slate.cells.values(), key=lambda c: c.index)
-    )
+    hands = tuple(_fact(ruleset, c) for c in sorted(slate.cells.values(), key=lambda c: c.index))
     decisive, pending = effective_cuts(slate, cuts)
     if (not ended and not slate.complete) or pending:
-        return Outcome(slate, tuple(decisive), tuple(pending), None, None, hands)
+        return Outcome(slate, tuple(decisive), tuple(pending), None, None, summarize(slate, None, None, hands))
     res = final_result(slate, decisive)
-    return Outcome(slate, tuple(decisive), (), res, payout(ruleset, res), hands)
+    pay = payout(ruleset, res)
+    return Outcome(slate, tuple(decisive), (), res, pay, summarize(slate, res, pay, hands))
+
+
+def _fact(ruleset: RuleSet, c: Cell) -> HandFact:
+    e = c.entry
+    key = history_key(ruleset, e)
+    return HandFact(
+        e.declarer_seat,
+        c.index + 1,
+        c.row_key,
+        contract_kind(ruleset, e),
+        contract_code(ruleset, e),
+        None if e.contract is None else e.contract.code,
+        e.declarer_points,
+        scored_points(ruleset, e),
+        c.value,
+        e.match,
+        e.countermatch,
+        c.imported,
+        key,
+        0 if key is None else outcome_of(ruleset, e),
+    )
+
+
+def summarize(slate: Slate, res: Result | None, pay: Payout | None, hands: tuple[HandFact, ...]) -> Summary:
+    """What the circle's memory reads of an outcome (``summary.Summary``)."""
+    decided = None
+    if res is not None and pay is not None:
+        sides = range(slate.ruleset.n_sides)
+        decided = Decided(
+            tuple(res.score),
+            tuple(res.winners),
+            None if res.net is None else tuple(res.net),
+            tuple(res.sticks(side) for side in sides),
+            tuple(res.potatoes(side) for side in sides),
+            tuple(pay.net),
+        )
+    declared, paper = [0] * slate.ruleset.n_players, [0] * slate.ruleset.n_players
+    for h in hands:
+        (paper if h.imported else declared)[h.seat] += 1
+    return Summary(
+        slate.complete, slate.hands_dealt, tuple(slate.totals), decided, tuple(declared), tuple(paper), Hands(hands)
+    )
 
 
 _by_content = lru_cache(maxsize=CACHE_SIZE)(_outcome)
@@ -145,6 +167,14 @@ def outcome(record: EveningRecord) -> Outcome:
 def _by_version_key(evening: str, version: int, ended: bool, wrapped: _Unhashed) -> Outcome:
     r = wrapped.record
     return _outcome(r.ruleset, r.first_dealer, r.entries, r.recorded_cuts, ended)
+
+
+def summary_of(record: EveningRecord) -> Summary:
+    """What the circle's memory reads of the evening's outcome: the stored summary a service
+    found current for this version (``EveningRecord.stored``), else the replay's."""
+    if record.stored is not None:
+        return record.stored
+    return outcome(record).summary
 
 
 def clear_cache() -> None:

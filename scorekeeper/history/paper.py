@@ -7,7 +7,8 @@ value instead of card points, clearly marked), written by the first seat of its 
 ``Slate.build`` then runs every check a hand gets (the row exists, one cell per row
 and side, a value some hand in that row could write), so the slate, the result and
 the money come from the same code as for a played evening. Cells may be left out
-(an evening that ended early); ties of the three-player game still need their cuts.
+(an evening that ended early); ties of the three-player game still need their cuts
+(``paper_ties`` names them, so a page can ask how the table cut them).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..game.contracts import Contract
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
+from ..scoring.final import Tie, ties
 from ..scoring.slate import Slate
 
 
@@ -52,3 +54,9 @@ def paper_entries(ruleset: RuleSet, cells: Sequence[PaperCell]) -> tuple[HandEnt
     )
     Slate.build(ruleset, 0, entries)
     return entries
+
+
+def paper_ties(ruleset: RuleSet, cells: Sequence[PaperCell]) -> list[Tie]:
+    """The ties of the typed slate that need a cut (three players), in row order; RuleError
+    as ``paper_entries`` for a bad cell."""
+    return ties(Slate.build(ruleset, 0, paper_entries(ruleset, cells)))

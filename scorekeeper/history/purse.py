@@ -167,11 +167,11 @@ def purse(view: CircleView, flt: Filter | None = None) -> Purse:
     players = tuple(p.id for p in view.players)
     steps: list[_Step] = []
     for ev, out in admitted(view, flt):
-        if out.payout is None or not (out.complete or ev.counts_in_money):
+        if out.decided is None or not (out.complete or ev.counts_in_money):
             continue
         change: dict[PlayerId, int] = {}
         for seat, p in enumerate(ev.seats):
-            change[p] = change.get(p, 0) + out.payout.net[seat]
+            change[p] = change.get(p, 0) + out.decided.payout[seat]
         steps.append(_Step((when_key(ev.ended_at), 0, ev.id, 0), ev.id, None, ev.ended_at, change))
     for s in settlements_in_force(view.settlements):
         if not flt.season.contains(s.paid_at):

@@ -15,6 +15,10 @@ deleted evening is not rated, and ratings are recomputed from scratch either way
 Cells typed from a paper slate count (the result is what is rated).
 
 ``ordinal`` = mu - 3 sigma, the conservative figure shown first and used for sorting.
+
+A ladder's ratings are a pure function of its games in order (``run``): a run computed
+before (kept by a service, ``run_to_data``) is passed back as ``known`` and used as far as
+its games are the same, under the same ``MODEL``.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
+from typing import Any, Final, NamedTuple
 
+import openskill
 from openskill.models import PlackettLuce
 
 from ..game.rulesets import Variant
@@ -47,8 +53,9 @@ LADDER_OF = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Rating:
+class Rating(NamedTuple):
+    """A skill and its uncertainty (a tuple: a ladder's history holds some 2 000 of them)."""
+
     mu: float
     sigma: float
 
@@ -57,8 +64,7 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-@dataclass(frozen=True, slots=True)
-class RatingPoint:
+class RatingPoint(NamedTuple):
     """A player's rating after one evening."""
 
     evening: EveningId
@@ -111,18 +117,33 @@ def _rate(games: Sequence[Game], start: Mapping[PlayerId, tuple[float, float]]) 
     return out
 
 
-def run(games: tuple[Game, ...]) -> tuple[Rated, ...]:
+Run = tuple[tuple[Game, ...], tuple[Rated, ...]]  # games in order and each one's ratings after it
+
+# What a stored run was computed by: a run counts only if this is the same (another version of
+# OpenSkill, or another model, may rate the same games otherwise).
+MODEL: Final = f"openskill {openskill.__version__} PlackettLuce defaults"
+
+
+def _common(done: Sequence[Game], games: Sequence[Game]) -> int:
+    k = 0
+    limit = min(len(done), len(games))
+    while k < limit and done[k] == games[k]:
+        k += 1
+    return k
+
+
+def run(games: tuple[Game, ...], known: Run | None = None) -> tuple[Rated, ...]:
     """Every game rated in order, from the model's defaults: a pure function of ``games``.
 
-    Memoized by prefix: a run that shares its first k games with a recent one starts
-    from there (a new evening at the end costs one ``rate`` call)."""
+    Memoized by prefix: a run that shares its first k games with a recent one (or with
+    ``known``, a run computed before, say stored) starts from there (a new evening at the end
+    costs one ``rate`` call)."""
+    best: tuple[Rated, ...] = ()
+    if known is not None:
+        best = known[1][: _common(known[0], games)]
     with _LOCK:
-        best: tuple[Rated, ...] = ()
         for done, results in _RUNS:
-            k = 0
-            limit = min(len(done), len(games))
-            while k < limit and done[k] == games[k]:
-                k += 1
+            k = _common(done, games)
             if k > len(best):
                 best = results[:k]
     state: dict[PlayerId, tuple[float, float]] = {}
@@ -136,23 +157,34 @@ def run(games: tuple[Game, ...]) -> tuple[Rated, ...]:
     return results
 
 
-def ratings(view: CircleView, flt: Filter = ALL) -> dict[Ladder, LadderRatings]:
-    """The three ladders over the evenings ``flt`` admits (a ladder with no evening is empty)."""
-    model = PlackettLuce()
-    default = Rating(model.mu, model.sigma)
+def _games(view: CircleView, flt: Filter) -> dict[Ladder, tuple[list[EveningRecord], tuple[Game, ...]]]:
     games: dict[Ladder, list[Game]] = {ladder: [] for ladder in Ladder}
     evenings: dict[Ladder, list[EveningRecord]] = {ladder: [] for ladder in Ladder}
     for ev, out in admitted(view, flt):
-        assert out.result is not None
+        assert out.decided is not None
         rs = ev.ruleset
         ladder = LADDER_OF[rs.variant]
         sides = tuple(tuple(ev.seats[seat] for seat in rs.seats_of(side)) for side in range(rs.n_sides))
-        games[ladder].append((sides, tuple(ranks(out.result.score))))
+        games[ladder].append((sides, tuple(ranks(out.decided.score))))
         evenings[ladder].append(ev)
+    return {ladder: (evenings[ladder], tuple(games[ladder])) for ladder in Ladder}
+
+
+def rate_ladders(
+    view: CircleView, flt: Filter = ALL, known: Mapping[Ladder, Run] | None = None
+) -> tuple[dict[Ladder, LadderRatings], dict[Ladder, Run]]:
+    """``ratings`` and the run behind each ladder (what a service may keep, to pass back as
+    ``known``: a run is a pure function of its games, so a known one is used as far as its
+    games are the same)."""
+    model = PlackettLuce()
+    default = Rating(model.mu, model.sigma)
     out_ladders: dict[Ladder, LadderRatings] = {}
-    for ladder in Ladder:
+    runs: dict[Ladder, Run] = {}
+    for ladder, (evenings, games) in _games(view, flt).items():
+        results = run(games, (known or {}).get(ladder))
+        runs[ladder] = (games, results)
         history: dict[PlayerId, list[RatingPoint]] = {}
-        for ev, rated in zip(evenings[ladder], run(tuple(games[ladder])), strict=True):
+        for ev, rated in zip(evenings, results, strict=True):
             for p, mu, sigma in rated:
                 history.setdefault(p, []).append(RatingPoint(ev.id, ev.ended_at, Rating(mu, sigma)))
         players = [
@@ -161,4 +193,34 @@ def ratings(view: CircleView, flt: Filter = ALL) -> dict[Ladder, LadderRatings]:
         ]
         players.sort(key=lambda r: (-r.rating.ordinal, r.name.casefold(), r.player))
         out_ladders[ladder] = LadderRatings(ladder, default, tuple(players))
-    return out_ladders
+    return out_ladders, runs
+
+
+def ratings(
+    view: CircleView, flt: Filter = ALL, known: Mapping[Ladder, Run] | None = None
+) -> dict[Ladder, LadderRatings]:
+    """The three ladders over the evenings ``flt`` admits (a ladder with no evening is empty)."""
+    return rate_ladders(view, flt, known)[0]
+
+
+def run_to_data(r: Run) -> tuple[list[Any], list[Any]]:
+    """A run as plain JSON data: (games, ratings after each); floats as JSON keeps them, exactly."""
+    games, results = r
+    return (
+        [[[list(side) for side in sides], list(rank)] for sides, rank in games],
+        [[[p, mu, sigma] for p, mu, sigma in rated] for rated in results],
+    )
+
+
+def run_from_data(games: Any, results: Any) -> Run:
+    """The run ``run_to_data`` wrote; ValueError if it is not one."""
+    try:
+        g = tuple((tuple(map(tuple, sides)), tuple(rank)) for sides, rank in games)
+        r = tuple(tuple((p, mu, sigma) for p, mu, sigma in rated) for rated in results)
+    except (TypeError, ValueError) as err:
+        raise ValueError(f"not a stored run: {err!r}") from err
+    if any(type(mu) is not float or type(sigma) is not float for rated in r for _p, mu, sigma in rated):
+        raise ValueError("a stored run's ratings are floats")
+    if len(g) != len(r):
+        raise ValueError("a stored run rates as many games as it holds")
+    return g, r

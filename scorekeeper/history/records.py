@@ -15,7 +15,7 @@ shown (slates, results, money, statistics, ratings, balances) is derived from th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
 from typing import Protocol, TypeVar
@@ -23,6 +23,7 @@ from typing import Protocol, TypeVar
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..scoring.final import Cut
+from .summary import Summary
 
 PlayerId = str  # stable within a circle (a service passes its database id as text)
 EveningId = str  # the evening's public id
@@ -141,6 +142,10 @@ class DigitalHand:
     created_at: datetime | None = None
 
 
+class InputsNotRead(LookupError):
+    """An evening's inputs were asked of a record read with its stored outcome only."""
+
+
 class Status(str, Enum):
     OPEN = "open"
     ENDED = "ended"
@@ -162,18 +167,35 @@ class EveningRecord:
     # The evening's change counter (the database bumps it on every change of its log, cuts
     # or status): with it, (id, version) names the content, a cheap cache key. None: unknown.
     version: int | None = None
+    # Derived, never an input (not compared, never exported): the evening's outcome as a
+    # service found it stored and current for ``version`` (``outcome.summary_of`` returns it).
+    stored: Summary | None = field(default=None, compare=False, repr=False)
+    # False: the log, cuts and digital hands were not read (left empty) because ``stored``
+    # stands for them; only the summary may be asked then, never the entries or an export.
+    inputs: bool = field(default=True, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.inputs and (self.stored is None or self.log or self.cuts or self.digital):
+            raise ValueError("an evening read without its inputs carries its stored outcome and nothing else")
 
     @property
     def ended(self) -> bool:
         return self.status is Status.ENDED
 
+    def require_inputs(self) -> None:
+        """Raise ``InputsNotRead`` for an evening read with its stored outcome only."""
+        if not self.inputs:
+            raise InputsNotRead(f"evening {self.id}: its log was not read (only its stored outcome)")
+
     @property
     def entries(self) -> tuple[HandEntry, ...]:
         """The hands on the slate now (corrections applied, undone hands gone)."""
+        self.require_inputs()
         return tuple(row.entry for row in replay(self.log) if row.entry is not None)
 
     @property
     def recorded_cuts(self) -> tuple[Cut, ...]:
+        self.require_inputs()
         return tuple(c.cut for c in self.cuts)
 
 

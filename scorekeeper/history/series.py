@@ -56,13 +56,13 @@ def money_over_time(view: CircleView, flt: Filter = ALL) -> SeriesSet:
     running: dict[PlayerId, int] = {}
     columns: dict[PlayerId, list[float | None]] = {}
     for ev, out in admitted(view, flt):
-        if out.payout is None or not (out.complete or ev.counts_in_money):
+        if out.decided is None or not (out.complete or ev.counts_in_money):
             continue
         for seat, p in enumerate(ev.seats):
             if p not in running:
                 running[p] = 0
                 columns[p] = [None] * len(x)
-            running[p] += out.payout.net[seat]
+            running[p] += out.decided.payout[seat]
         x.append(ev.ended_at)
         ids.append(ev.id)
         for p, col in columns.items():

@@ -1,8 +1,9 @@
 """Statistics of a circle: per player and contract, per player, per team pairing, and
 head to head, over the ended evenings a ``Filter`` admits (a season, a variant).
 
-Every figure comes from ``outcome`` (the scoring core's slate, result and payout);
-nothing here knows a rule. Definitions (docs/DECISIONS.md, "History"):
+Every figure comes from ``outcome`` (the scoring core's slate, result and payout), as
+its ``Summary`` (``outcome.summary_of``: the replay's, or the copy the service stored for
+the evening's version); nothing here knows a rule. Definitions (docs/DECISIONS.md, "History"):
 
 - Only ended evenings that are not deleted count (the ``CircleView`` has dropped the
   deleted ones); a season is a range of end times, start included, end excluded.
@@ -29,10 +30,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..game.contracts import Kind
-from ..game.rulesets import Variant
+from ..game.rulesets import RuleSet, Variant
 from .housekeeping import CircleView
-from .outcome import HandFact, Outcome, outcome
+from .outcome import summary_of
 from .records import EveningId, EveningRecord, PlayerId, when_key
+from .summary import HandFact, Summary
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +66,11 @@ class Filter:
 ALL = Filter()
 
 
-def admitted(view: CircleView, flt: Filter = ALL) -> list[tuple[EveningRecord, Outcome]]:
-    """The evenings ``flt`` admits with their outcomes, in order of end time (then id)."""
+def admitted(view: CircleView, flt: Filter = ALL) -> list[tuple[EveningRecord, Summary]]:
+    """The evenings ``flt`` admits with their outcomes' summaries, in order of end time (then id)."""
     chosen = [ev for ev in view.evenings if flt.admits(ev)]
     chosen.sort(key=lambda ev: (when_key(ev.ended_at), ev.id))
-    return [(ev, outcome(ev)) for ev in chosen]
+    return [(ev, summary_of(ev)) for ev in chosen]
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,64 +200,92 @@ def _pairs(ids: Iterable[PlayerId]) -> tuple[PlayerId, PlayerId]:
     return a, b
 
 
-def circle_stats(view: CircleView, flt: Filter = ALL) -> CircleStats:
-    """Every statistic of the circle over the evenings ``flt`` admits."""
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where a rule set's seats sit: each seat's side, the sides' seats, pairs of opponents."""
+
+    sides: tuple[int, ...]  # per seat
+    seats_of: tuple[tuple[int, ...], ...]  # per side
+    teams: bool
+    opponents: tuple[tuple[int, int, int, int], ...]  # (seat a, seat b, side a, side b), a < b
+
+    @staticmethod
+    def of(rs: RuleSet) -> _Layout:
+        sides = tuple(rs.side_of(seat) for seat in range(rs.n_players))
+        pairs = tuple(
+            (a, b, sides[a], sides[b])
+            for a in range(rs.n_players)
+            for b in range(a + 1, rs.n_players)
+            if sides[a] != sides[b]
+        )
+        return _Layout(sides, tuple(rs.seats_of(side) for side in range(rs.n_sides)), rs.teams, pairs)
+
+
+def circle_stats(
+    view: CircleView, flt: Filter = ALL, *, contracts: bool = True, of: PlayerId | None = None
+) -> CircleStats:
+    """Every statistic of the circle over the evenings ``flt`` admits. ``contracts``: False
+    leaves the per-contract figures out (``CircleStats.contracts`` empty; the circle page and
+    the statistics page show none), so the evenings' hands are not read at all; ``of``: only
+    that player's per-contract figures (a player's page), so only her evenings' hands are read."""
     names = {p.id: p.name for p in view.players}
     zero = dict.fromkeys(names, 0)
     evenings, wins, money, money_evenings = dict(zero), dict(zero), dict(zero), dict(zero)
     sticks, potatoes, hands, paper = dict(zero), dict(zero), dict(zero), dict(zero)
-    contracts: dict[tuple[PlayerId, Kind], _Contract] = {}
+    by_contract: dict[tuple[PlayerId, Kind], _Contract] = {}
     pairings: dict[tuple[PlayerId, PlayerId], list[int]] = {}
     h2h: dict[tuple[PlayerId, PlayerId], list[int]] = {}
+    layouts: dict[int, _Layout] = {}  # by the rule set's id: the evenings share a few rule sets
     n_evenings = n_hands = 0
     for ev, out in admitted(view, flt):
-        res, pay = out.result, out.payout
-        assert res is not None and pay is not None  # an ended evening is decided
+        res = out.decided
+        assert res is not None  # an ended evening is decided
         rs = ev.ruleset
+        lay = layouts.get(id(rs))
+        if lay is None:
+            lay = layouts[id(rs)] = _Layout.of(rs)
+        seats = ev.seats
         n_evenings += 1
         counts = out.complete or ev.counts_in_money
-        for seat, pid in enumerate(ev.seats):
-            side = rs.side_of(seat)
+        three = res.net is not None
+        for seat, pid in enumerate(seats):
+            side = lay.sides[seat]
             evenings[pid] += 1
             wins[pid] += side in res.winners
             if counts:
-                money[pid] += pay.net[seat]
+                money[pid] += res.payout[seat]
                 money_evenings[pid] += 1
-            if res.net is not None:
-                sticks[pid] += res.sticks(side)
-                potatoes[pid] += res.potatoes(side)
-        for h in out.hands:
-            pid = ev.seats[h.seat]
-            if h.imported:
-                paper[pid] += 1
-                continue
-            n_hands += 1
-            hands[pid] += 1
-            key = (pid, h.kind)
-            acc_c = contracts.get(key)
-            if acc_c is None:
-                acc_c = contracts[key] = _Contract(ev, h)
-            acc_c.add(ev, h)
+            if three:
+                sticks[pid] += res.sticks[side]
+                potatoes[pid] += res.potatoes[side]
+            hands[pid] += out.declared[seat]
+            paper[pid] += out.paper[seat]
+            n_hands += out.declared[seat]
+        if contracts and (of is None or of in seats):
+            for h in out.hands:
+                if h.imported or (of is not None and seats[h.seat] != of):
+                    continue
+                key = (seats[h.seat], h.kind)
+                acc_c = by_contract.get(key)
+                if acc_c is None:
+                    acc_c = by_contract[key] = _Contract(ev, h)
+                acc_c.add(ev, h)
         score = res.score
-        if rs.teams:
-            for side in range(rs.n_sides):
-                pair = _pairs(ev.seats[s] for s in rs.seats_of(side))
+        if lay.teams:
+            for side, of_side in enumerate(lay.seats_of):
+                pair = _pairs(seats[s] for s in of_side)
                 acc = pairings.setdefault(pair, [0, 0, 0, 0])
                 acc[0] += 1
                 acc[1] += side in res.winners
-                acc[2] += pay.net[rs.seats_of(side)[0]] if counts else 0
-                acc[3] += res.totals[side]
-        for a in range(rs.n_players):
-            for b in range(a + 1, rs.n_players):
-                sa, sb = rs.side_of(a), rs.side_of(b)
-                if sa == sb:
-                    continue
-                (pa, xa), (pb, xb) = sorted([(ev.seats[a], score[sa]), (ev.seats[b], score[sb])])
-                acc = h2h.setdefault((pa, pb), [0, 0, 0, 0])
-                acc[0] += 1
-                acc[1] += xa > xb
-                acc[2] += xb > xa
-                acc[3] += xa == xb
+                acc[2] += res.payout[of_side[0]] if counts else 0
+                acc[3] += out.totals[side]
+        for a, b, sa, sb in lay.opponents:
+            (pa, xa), (pb, xb) = sorted([(seats[a], score[sa]), (seats[b], score[sb])])
+            acc = h2h.setdefault((pa, pb), [0, 0, 0, 0])
+            acc[0] += 1
+            acc[1] += xa > xb
+            acc[2] += xb > xa
+            acc[3] += xa == xb
     by_name = sorted(names, key=lambda p: (names[p].casefold(), p))
     order = {p: i for i, p in enumerate(by_name)}
     kinds = list(Kind)
@@ -280,7 +310,7 @@ def circle_stats(view: CircleView, flt: Filter = ALL) -> CircleStats:
         ),
         contracts=tuple(
             ContractStats(pid, kind, c.hands, c.points, c.matches, c.countermatches, c.best_ref, c.worst_ref)
-            for (pid, kind), c in sorted(contracts.items(), key=lambda kv: (order[kv[0][0]], kinds.index(kv[0][1])))
+            for (pid, kind), c in sorted(by_contract.items(), key=lambda kv: (order[kv[0][0]], kinds.index(kv[0][1])))
         ),
         pairings=tuple(
             PairingStats(pair, acc[0], acc[1], acc[2], acc[3])

@@ -22,7 +22,7 @@ from ..history.records import PlayerId, Settlement
 from ..history.series import BarSet, SeriesSet
 from ..history.stats import Filter, Season
 from ..i18n import _, format_tenths, local_date, ngettext
-from ..render.charts import BarChart, LineChart, bar_chart, line_chart
+from ..render.charts import BarChart, Lazy, LineChart, bar_chart, line_chart
 from .labels import KIND_LABELS, chf
 
 LADDER_LABELS = {
@@ -106,12 +106,11 @@ def payment_text(s: Settlement, name: Callable[[PlayerId], str]) -> str:
     return _("%(payer)s paid %(payee)s %(amount)s", payer=name(s.payer), payee=name(s.payee), amount=chf(s.rappen))
 
 
-def ledger_lines(p: Purse, payments: Mapping[int, Settlement], name: Callable[[PlayerId], str]) -> list[LedgerLine]:
-    """The running ledger, newest first."""
-    out = []
-    for line in reversed(p.lines):
-        out.append(_line(line, payments, name))
-    return out
+def ledger_lines(p: Purse, payments: Mapping[int, Settlement], name: Callable[[PlayerId], str]) -> Lazy[LedgerLine]:
+    """The running ledger, newest first (each line put in words when a page shows it)."""
+    lines = p.lines
+    n = len(lines)
+    return Lazy(n, lambda i: _line(lines[n - 1 - i], payments, name))
 
 
 def _line(line: PurseLine, payments: Mapping[int, Settlement], name: Callable[[PlayerId], str]) -> LedgerLine:

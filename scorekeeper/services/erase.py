@@ -2,8 +2,9 @@
 
 The one path past the append-only guard (``tx.erasing``): every row of the circle goes,
 the digital tables' actions, hands and seats, the evenings' entries, cuts, applied
-requests, stored outlooks and seats, the purse's settlements, the housekeeping, the evenings, the
-players and the circle itself, in one transaction. The pages ask twice (and offer an
+requests, stored outlooks, stored outcomes and seats, the purse's settlements, the
+housekeeping, the stored rating runs, the evenings, the players and the circle itself,
+in one transaction. The pages ask twice (and offer an
 export first); the service asks for the circle's name as typed on the second page.
 """
 
@@ -19,9 +20,11 @@ from ..models import (
     DigitalTable,
     EntryRow,
     Evening,
+    EveningOutcome,
     HousekeepingRow,
     OutlookForecast,
     Player,
+    RatingRun,
     Seat,
     SettlementRow,
     TableAction,
@@ -57,11 +60,13 @@ def delete_circle(circle: Circle, *, typed_name: str) -> None:
             delete(DigitalTable).where(DigitalTable.evening_id.in_(evenings)),
             delete(AppliedRequest).where(AppliedRequest.evening_id.in_(evenings)),
             delete(OutlookForecast).where(OutlookForecast.evening_id.in_(evenings)),
+            delete(EveningOutcome).where(EveningOutcome.evening_id.in_(evenings)),
             delete(EntryRow).where(EntryRow.evening_id.in_(evenings)),
             delete(CutRow).where(CutRow.evening_id.in_(evenings)),
             delete(Seat).where(Seat.evening_id.in_(evenings)),
             delete(HousekeepingRow).where(HousekeepingRow.circle_id == circle_id),
             delete(SettlementRow).where(SettlementRow.circle_id == circle_id),
+            delete(RatingRun).where(RatingRun.circle_id == circle_id),
             delete(Evening).where(Evening.circle_id == circle_id),
             delete(Player).where(Player.circle_id == circle_id),
             delete(Circle).where(Circle.id == circle_id),

@@ -21,19 +21,31 @@ worker while the circle's ``fingerprint`` (one statement) says nothing changed; 
 change only the evenings added or changed are read again (``RELOAD_STATEMENTS``). What
 the pages derive (statistics, ratings, the purse, chart data) is memoized alongside,
 and carried over while only evenings still open changed.
+
+Stored outcomes: the memory reads an ended evening as its outcome (``history.summary``)
+stored in ``evening_outcomes`` when that row is still the evening's (its version, the
+code's ``summary.FORMAT``), and reads the inputs only of the others; their outcomes are
+replayed once and stored (``_store``, its own short write: ``tx.derived_write``). Such an
+evening has no inputs in the memory (``EveningRecord.inputs`` False): the export reads
+``load_record``, never ``memory_of``. The whole circle's ladders start from the rating
+runs stored in ``rating_runs`` (``Memory.ratings``) and store a run that changed. Both are
+derived copies, never inputs: dropping them loses nothing but time.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Final, TypeVar, cast
 
-from sqlalchemy import ColumnElement, Text, func, select
+from sqlalchemy import ColumnElement, Text, and_, delete, func, insert, select
 from sqlalchemy import cast as sql_cast
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from ..game.contracts import Contract
@@ -41,8 +53,9 @@ from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..history import housekeeping
 from ..history.housekeeping import CircleView
+from ..history.outcome import summary_of
 from ..history.purse import Purse, purse
-from ..history.ratings import Ladder, LadderRatings, ratings
+from ..history.ratings import MODEL, Ladder, LadderRatings, Run, rate_ladders, ratings, run_from_data, run_to_data
 from ..history.records import (
     CircleRecord,
     CutEntry,
@@ -54,21 +67,26 @@ from ..history.records import (
     LogKind,
     PaymentKind,
     Player,
+    PlayerId,
     Settlement,
     Status,
 )
 from ..history.stats import ALL, CircleStats, Filter, circle_stats
+from ..history.summary import FORMAT, Summary, from_data, to_data
 from ..models import (
     Circle,
     CutRow,
     DigitalTable,
     EntryRow,
     Evening,
+    EveningOutcome,
     HousekeepingRow,
+    RatingRun,
     Seat,
     SettlementRow,
     TableAction,
     TableHand,
+    utcnow,
 )
 from ..models import Player as PlayerRow
 from ..scoring.final import Cut, End
@@ -77,10 +95,19 @@ from .housekeeping import events_of
 from .snapshot import digital_hand_request_id
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 # players, evenings, seats, entries, cuts, digital hands, digital actions, settlements, housekeeping
 STATEMENTS: Final = 9
-# after a change: the fingerprint, the evenings' versions, then STATEMENTS for what changed
+# The inputs of an evening (entries, cuts, digital hands, their actions): read only for the
+# evenings without a current stored outcome (open ones, and ended ones not yet summarized).
+INPUT_STATEMENTS: Final = 4
+# The memory read when every ended evening's outcome is stored: players, evenings (with their
+# stored outcomes), seats, settlements, housekeeping.
+STORED_STATEMENTS: Final = STATEMENTS - INPUT_STATEMENTS
+# after a change: the fingerprint, the evenings' versions, then at most STATEMENTS for what changed
+# (every count here is the most: the inputs are read only for evenings that need them, the
+# digital actions only when a digital hand is over)
 RELOAD_STATEMENTS: Final = 2 + STATEMENTS
 RELOAD_IN_LIMIT: Final = 200  # more changed evenings than this: load the circle's evenings whole
 Which = ColumnElement[bool]  # which evenings to read (the circle's, or some of them by id)
@@ -116,43 +143,51 @@ def _players(s: Session, circle_id: int) -> tuple[Player, ...]:
 
 
 def _seats(s: Session, which: Which) -> dict[int, list[str]]:
-    rows = s.connection().execute(
-        select(Seat.evening_id, Seat.player_id)
-        .join(Evening, Evening.id == Seat.evening_id)
-        .where(which)
-        .order_by(Seat.evening_id, Seat.seat)
-    )
+    rows = (
+        s.connection()
+        .execute(
+            select(Seat.evening_id, Seat.player_id)
+            .join(Evening, Evening.id == Seat.evening_id)
+            .where(which)
+            .order_by(Seat.evening_id, Seat.seat)
+        )
+        .all()
+    )  # fetched at once (iterating fetches row by row)
     out: dict[int, list[str]] = defaultdict(list)
-    for r in rows:
-        out[r.evening_id].append(player_key(r.player_id))
+    for evening_id, player_id in rows:  # plain tuples: some 2 000 rows for 500 evenings
+        out[evening_id].append(str(player_id))  # player_key
     return out
 
 
 def _logs(s: Session, which: Which) -> tuple[dict[int, list[LogEntry]], set[str]]:
     """Per evening its log rows in order; and every request id on a slate (digital hands over)."""
-    rows = s.connection().execute(
-        select(
-            EntryRow.evening_id,
-            EntryRow.seq,
-            EntryRow.kind,
-            EntryRow.supersedes,
-            EntryRow.row_key,
-            EntryRow.declarer_seat,
-            EntryRow.contract,
-            EntryRow.declarer_points,
-            EntryRow.defender_points,
-            EntryRow.match,
-            EntryRow.countermatch,
-            EntryRow.seich,
-            EntryRow.cell,
-            EntryRow.digital,
-            EntryRow.request_id,
-            EntryRow.author,
-            EntryRow.created_at,
+    rows = (
+        s.connection()
+        .execute(
+            select(
+                EntryRow.evening_id,
+                EntryRow.seq,
+                EntryRow.kind,
+                EntryRow.supersedes,
+                EntryRow.row_key,
+                EntryRow.declarer_seat,
+                EntryRow.contract,
+                EntryRow.declarer_points,
+                EntryRow.defender_points,
+                EntryRow.match,
+                EntryRow.countermatch,
+                EntryRow.seich,
+                EntryRow.cell,
+                EntryRow.digital,
+                EntryRow.request_id,
+                EntryRow.author,
+                EntryRow.created_at,
+            )
+            .join(Evening, Evening.id == EntryRow.evening_id)
+            .where(which)
+            .order_by(EntryRow.evening_id, EntryRow.seq)
         )
-        .join(Evening, Evening.id == EntryRow.evening_id)
-        .where(which)
-        .order_by(EntryRow.evening_id, EntryRow.seq)
+        .all()
     )
     logs: dict[int, list[LogEntry]] = defaultdict(list)
     written: set[str] = set()
@@ -220,7 +255,8 @@ def _cuts(s: Session, which: Which) -> dict[int, list[CutEntry]]:
 
 
 def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[DigitalHand]]:
-    """Per evening the digital hands that are over, with their actions (two statements)."""
+    """Per evening the digital hands that are over, with their actions (two statements; one
+    when none is over)."""
     hands = list(
         s.connection().execute(
             select(
@@ -244,6 +280,8 @@ def _digital(s: Session, which: Which, written: set[str]) -> dict[int, list[Digi
     )
     # a restored table holds only hands that were over when they were exported
     over = [h for h in hands if h.restored or digital_hand_request_id(h.public_id, h.number) in written]
+    if not over:  # no hand dealt digitally is over: no action to read (one statement fewer)
+        return {}
     actions: dict[int, list[DigitalAction]] = defaultdict(list)
     keep = {h.id for h in over}
     rows = s.connection().execute(
@@ -321,50 +359,110 @@ def _housekeeping(s: Session, circle_id: int) -> tuple[Housekeeping, ...]:
     return events_of(s, circle_id)
 
 
-def _evenings(s: Session, which: Which) -> Sequence[Any]:
-    return list(
-        s.connection().execute(
-            select(
-                Evening.id,
-                Evening.public_id,
-                sql_cast(Evening.ruleset, Text).label("ruleset"),  # text: parsed once per distinct rule set
-                Evening.first_dealer,
-                Evening.status,
-                Evening.created_at,
-                Evening.ended_at,
-                Evening.counts_in_money,
-                Evening.version,
-            )
-            .where(which)
-            .order_by(Evening.id)
-        )
+def _current_outcome() -> Any:
+    """The join condition of an evening's stored outcome that is still its outcome: written
+    for the evening's version in this code's ``summary.FORMAT``."""
+    return and_(
+        EveningOutcome.evening_id == Evening.id,
+        EveningOutcome.version == Evening.version,
+        EveningOutcome.format == FORMAT,
     )
 
 
-def _evening_records(s: Session, which: Which) -> dict[int, EveningRecord]:
-    """The evenings ``which`` selects, by database id (six statements, whatever their number)."""
-    evening_rows = _evenings(s, which)
-    seats = _seats(s, which)
-    logs, written = _logs(s, which)
-    cuts = _cuts(s, which)
-    digital = _digital(s, which, written)
-    return {
-        ev.id: EveningRecord(
-            id=ev.public_id,
-            ruleset=_ruleset(ev.ruleset),
-            first_dealer=ev.first_dealer,
-            seats=tuple(seats[ev.id]),
-            log=tuple(logs[ev.id]),
-            cuts=tuple(cuts[ev.id]),
-            status=Status(ev.status),
-            created_at=ev.created_at,
-            ended_at=ev.ended_at,
-            counts_in_money=ev.counts_in_money,
-            digital=tuple(digital[ev.id]),
-            version=ev.version,
+def _evenings(s: Session, which: Which, *, stored: bool) -> Sequence[Any]:
+    """The evenings' own rows; ``stored``: with each ended one's current stored outcome (or None)."""
+    columns: list[Any] = [
+        Evening.id,
+        Evening.public_id,
+        sql_cast(Evening.ruleset, Text).label("ruleset"),  # text: parsed once per distinct rule set
+        Evening.first_dealer,
+        Evening.status,
+        Evening.created_at,
+        Evening.ended_at,
+        Evening.counts_in_money,
+        Evening.version,
+    ]
+    query = select(*columns)
+    if stored:
+        query = query.add_columns(EveningOutcome.summary, EveningOutcome.hands).outerjoin(
+            EveningOutcome, _current_outcome()
         )
-        for ev in evening_rows
-    }
+    return s.connection().execute(query.where(which).order_by(Evening.id)).all()
+
+
+def _stored_summary(public_id: str, status: str, figures: Any, hands: Any) -> Summary | None:
+    """The evening's stored outcome if it is one (an ended evening's, readable); else None."""
+    if status != _ENDED or figures is None:
+        return None
+    try:
+        return from_data(figures, hands)
+    except ValueError:  # not what this code writes: computed again and replaced
+        log.warning("memory: the stored outcome of evening %s is unreadable; computing it again", public_id)
+        return None
+
+
+_ENDED: Final = Status.ENDED.value
+_STATUS: Final = {s.value: s for s in Status}
+
+
+def _evening_records(s: Session, which: Which, *, stored: bool = False) -> tuple[dict[int, EveningRecord], set[int]]:
+    """The evenings ``which`` selects, by database id; and the ids of the ended ones whose
+    outcome is not stored yet (to store).
+
+    ``stored``: an ended evening whose outcome is stored and current is read as that
+    outcome alone (``EveningRecord.inputs`` False); the inputs (entries, cuts, digital
+    hands and their actions) are read for the others only, and not at all when there are
+    none: three to seven statements. Without ``stored`` every evening is read whole (seven)."""
+    evening_rows = [tuple(r) for r in _evenings(s, which, stored=stored)]  # plain tuples: 500 rows
+    summaries: dict[int, Summary] = {}
+    if stored:
+        for ev_id, public_id, _rs, _fd, status, _c, _e, _m, _v, figures, hands in evening_rows:
+            found = _stored_summary(public_id, status, figures, hands)
+            if found is not None:
+                summaries[ev_id] = found
+    need = [ev[0] for ev in evening_rows if ev[0] not in summaries]
+    seats = _seats(s, which)
+    logs: dict[int, list[LogEntry]] = {}
+    cuts: dict[int, list[CutEntry]] = {}
+    digital: dict[int, list[DigitalHand]] = {}
+    if need:
+        inputs = which if len(need) == len(evening_rows) or len(need) > RELOAD_IN_LIMIT else Evening.id.in_(need)
+        logs, written = _logs(s, inputs)
+        cuts = _cuts(s, inputs)
+        digital = _digital(s, inputs, written)
+    out: dict[int, EveningRecord] = {}
+    for (
+        ev_id,
+        public_id,
+        ruleset,
+        first_dealer,
+        status,
+        created_at,
+        ended_at,
+        counts,
+        version,
+        *_stored,
+    ) in evening_rows:
+        summary = summaries.get(ev_id)
+        whole = summary is None
+        out[ev_id] = EveningRecord(
+            id=public_id,
+            ruleset=_ruleset(ruleset),
+            first_dealer=first_dealer,
+            seats=tuple(seats[ev_id]),
+            log=tuple(logs.get(ev_id, ())) if whole else (),
+            cuts=tuple(cuts.get(ev_id, ())) if whole else (),
+            status=_STATUS[status],
+            created_at=created_at,
+            ended_at=ended_at,
+            counts_in_money=counts,
+            digital=tuple(digital.get(ev_id, ())) if whole else (),
+            version=version,
+            stored=summary,
+            inputs=whole,
+        )
+    to_store = {ev[0] for ev in evening_rows if stored and ev[4] == _ENDED and ev[0] not in summaries}
+    return out, to_store
 
 
 def _record(s: Session, circle: Circle, evenings: dict[int, EveningRecord]) -> CircleRecord:
@@ -380,9 +478,92 @@ def _record(s: Session, circle: Circle, evenings: dict[int, EveningRecord]) -> C
 
 
 def load_record(circle: Circle) -> CircleRecord:
-    """The whole circle as stored (every evening, open ones too), in ``STATEMENTS`` statements."""
+    """The whole circle as stored (every evening with all its inputs, open ones too), in
+    ``STATEMENTS`` statements: what an export writes."""
     s = tx.session()
-    return _record(s, circle, _evening_records(s, Evening.circle_id == circle.id))
+    return _record(s, circle, _evening_records(s, Evening.circle_id == circle.id)[0])
+
+
+# --- the stored outcomes ----------------------------------------------------------------
+def _summarized(by_id: dict[int, EveningRecord], ids: set[int]) -> dict[int, Summary]:
+    """The outcomes of the ended evenings ``ids`` (read with their inputs), replayed."""
+    return {i: summary_of(by_id[i]) for i in sorted(ids)}
+
+
+def _store(evenings: dict[int, tuple[int, Summary]]) -> bool:
+    """Keep each evening's outcome (id -> (version, summary)), replacing what was stored for it,
+    in a short write of its own (``tx.derived_write``: the reader's session stays a read).
+    A derived copy, so a failure costs nothing but a later replay: a concurrent reader that
+    stored them first (IntegrityError: the same outcomes, derived alike) or a database too
+    busy to take them now (OperationalError, logged) is let be. Never inside another
+    service's write (its lock is held there): skipped. Whether they were stored."""
+    if not evenings or tx.writing():
+        return False
+    now = utcnow()
+    rows = [
+        {"evening_id": i, "version": v, "format": FORMAT, "summary": figures, "hands": hands, "created_at": now}
+        for i, (v, summary) in sorted(evenings.items())
+        for figures, hands in [to_data(summary)]
+    ]
+    try:
+        with tx.derived_write() as conn:
+            if conn is None:
+                return False
+            conn.execute(delete(EveningOutcome).where(EveningOutcome.evening_id.in_(list(evenings))))
+            conn.execute(insert(EveningOutcome), rows)
+    except IntegrityError:
+        return False
+    except OperationalError as err:
+        log.warning("memory: the outcomes of %s evenings were not stored (%s)", len(rows), err)
+        return False
+    return True
+
+
+def stored_runs(circle_id: int) -> dict[Ladder, Run]:
+    """The rating runs stored for the circle under this code's ``ratings.MODEL`` (one statement)."""
+    rows = tx.session().execute(
+        select(RatingRun.ladder, RatingRun.games, RatingRun.rated).where(
+            RatingRun.circle_id == circle_id, RatingRun.model == MODEL
+        )
+    )
+    out: dict[Ladder, Run] = {}
+    for r in rows:
+        try:
+            out[Ladder(r.ladder)] = run_from_data(r.games, r.rated)
+        except ValueError:  # not what this code writes: rated again and replaced
+            log.warning("memory: the stored %s ratings of circle %s are unreadable", r.ladder, circle_id)
+    return out
+
+
+def _store_runs(circle_id: int, runs: dict[Ladder, Run]) -> bool:
+    """Keep the circle's rating runs (replacing what was stored for those ladders), as
+    ``_store`` keeps outcomes: a derived copy, in a write of its own, let be on failure."""
+    if not runs or tx.writing():
+        return False
+    now = utcnow()
+    rows = []
+    for ladder, r in sorted(runs.items()):
+        games, rated = run_to_data(r)
+        rows.append(
+            {"circle_id": circle_id, "ladder": ladder.value, "model": MODEL, "games": games, "rated": rated}
+            | {"created_at": now}
+        )
+    try:
+        with tx.derived_write() as conn:
+            if conn is None:
+                return False
+            conn.execute(
+                delete(RatingRun).where(
+                    RatingRun.circle_id == circle_id, RatingRun.ladder.in_([ladder.value for ladder in runs])
+                )
+            )
+            conn.execute(insert(RatingRun), rows)
+    except IntegrityError:
+        return False
+    except OperationalError as err:
+        log.warning("memory: the ratings of circle %s were not stored (%s)", circle_id, err)
+        return False
+    return True
 
 
 # --- the cached memory ------------------------------------------------------------------
@@ -468,11 +649,35 @@ class Memory:
         """``make()`` once; ``open_too``: it reads the evenings still open as well."""
         return (self._memo if open_too else self._settled_memo).get(key, make)
 
-    def stats(self, flt: Filter = ALL) -> CircleStats:
-        return self.derive(("stats", flt), lambda: circle_stats(self.view, flt))
+    def stats(self, flt: Filter = ALL, *, contracts: bool = True, of: PlayerId | None = None) -> CircleStats:
+        """The circle's statistics; ``contracts`` False: without the per-contract figures (the
+        hands are then not read); ``of``: with only that player's (only her evenings' hands are
+        read). Either is taken from the whole statistics if they are at hand."""
+        if contracts and of is None:
+            return self.derive(("stats", flt, True, None), lambda: circle_stats(self.view, flt))
+        with self._settled_memo.lock:
+            whole = cast(CircleStats | None, self._settled_memo.values.get(("stats", flt, True, None)))
+
+        def make() -> CircleStats:
+            if whole is not None:
+                return replace(whole, contracts=whole.contracts_of(of) if contracts and of is not None else ())
+            return circle_stats(self.view, flt, contracts=contracts, of=of)
+
+        return self.derive(("stats", flt, contracts, of), make)
 
     def ratings(self, flt: Filter = ALL) -> dict[Ladder, LadderRatings]:
-        return self.derive(("ratings", flt), lambda: ratings(self.view, flt))
+        """The three ladders; over every evening (``ALL``) they start from the runs stored for the
+        circle (one statement), and a run that changed is stored again."""
+        return self.derive(("ratings", flt), lambda: self._ratings(flt))
+
+    def _ratings(self, flt: Filter) -> dict[Ladder, LadderRatings]:
+        if flt != ALL:  # a season or a variant: rated here (the runs stored are the whole circle's)
+            return ratings(self.view, flt)
+        circle_id = int(self.key[-2])
+        known = stored_runs(circle_id)
+        ladders, runs = rate_ladders(self.view, flt, known)
+        _store_runs(circle_id, {ladder: r for ladder, r in runs.items() if known.get(ladder) != r})
+        return ladders
 
     def purse(self, flt: Filter = ALL) -> Purse:
         return self.derive(("purse", flt), lambda: purse(self.view, flt))
@@ -509,14 +714,22 @@ def memory_of(circle: Circle) -> Memory:
             _CACHE.move_to_end(where)
             return found
     if found is None:
-        by_id = _evening_records(s, Evening.circle_id == circle.id)
+        by_id, to_store = _evening_records(s, Evening.circle_id == circle.id, stored=True)
     else:
         now = _versions(s, circle.id)
         stale = [i for i, v in now.items() if i not in found.by_id or found.by_id[i].version != v]
         which = Evening.id.in_(stale) if len(stale) <= RELOAD_IN_LIMIT else Evening.circle_id == circle.id
-        loaded = _evening_records(s, which)
+        loaded, to_store = _evening_records(s, which, stored=True)
         by_id = {i: loaded[i] if i in loaded else found.by_id[i] for i in now if i in loaded or i in found.by_id}
-    fresh = Memory(key, _record(s, circle, by_id), by_id, found)
+        to_store &= set(by_id)
+    record = _record(s, circle, by_id)
+    if to_store:  # ended evenings read whole: replayed once, kept as their outcome, and stored
+        made = _summarized(by_id, to_store)
+        for i, summary in made.items():
+            by_id[i] = replace(by_id[i], log=(), cuts=(), digital=(), stored=summary, inputs=False)
+        record = replace(record, evenings=tuple(by_id[k] for k in sorted(by_id)))
+        _store({i: (by_id[i].version or 0, summary) for i, summary in made.items()})
+    fresh = Memory(key, record, by_id, found)
     with _CACHE_LOCK:
         _CACHE[where] = fresh
         _CACHE.move_to_end(where)

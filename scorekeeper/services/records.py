@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..history.housekeeping import CircleView
-from ..history.outcome import outcome
+from ..history.outcome import summary_of
 from ..history.records import EveningRecord, when_key
 from ..models import Circle
 from .memory import memory_of
@@ -48,15 +48,15 @@ class PlayerRecord:
 
 def _summary(ev: EveningRecord, view: CircleView) -> EveningSummary:
     rs = ev.ruleset
-    out = outcome(ev)
+    out = summary_of(ev)
     names = tuple(view.player_name(p) for p in ev.seats)
     score: tuple[int, ...] | None = None
     winners: tuple[str, ...] = ()
     money: tuple[int, ...] | None = None
-    if ev.ended and out.result is not None and out.payout is not None:  # an open evening shows its totals
-        score = tuple(out.result.score)
-        winners = tuple(names[seat] for side in out.result.winners for seat in rs.seats_of(side))
-        money = tuple(out.payout.net)
+    if ev.ended and out.decided is not None:  # an open evening shows its totals
+        score = out.decided.score
+        winners = tuple(names[seat] for side in out.decided.winners for seat in rs.seats_of(side))
+        money = out.decided.payout
     assert ev.created_at is not None  # stored evenings always have it
     return EveningSummary(
         public_id=ev.id,
@@ -66,9 +66,9 @@ def _summary(ev: EveningRecord, view: CircleView) -> EveningSummary:
         ended_early=ev.ended and not out.complete,
         variant=rs.variant.value,
         players=names,
-        hands=out.slate.hands_dealt,
+        hands=out.hands_dealt,
         score=score,
-        totals=tuple(out.slate.totals),
+        totals=out.totals,
         winners=winners,
         money=money,
         stake_rappen=rs.stake.rappen,
@@ -95,5 +95,5 @@ def player_records(circle: Circle) -> list[PlayerRecord]:
     """Per player of the circle (in force: merged players count for the one kept, under the
     name used now): ended evenings not deleted, wins and net money; by name."""
     mem = memory_of(circle)
-    stats = mem.stats()
+    stats = mem.stats(contracts=False)
     return [PlayerRecord(int(p.player), p.name, p.evenings, p.wins, p.net_rappen) for p in stats.players]

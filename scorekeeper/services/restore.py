@@ -29,7 +29,7 @@ from typing import Any, Final
 from sqlalchemy import insert
 
 from ..game.errors import RuleError
-from ..history import export
+from ..history import export, housekeeping
 from ..history.outcome import outcome
 from ..history.records import CircleRecord, EveningRecord, LogKind
 from ..models import (
@@ -48,7 +48,7 @@ from ..models import (
 )
 from . import tx
 from .circles import CIRCLE_NAME_MAX, PLAYER_NAME_MAX, TOKEN_BYTES, hash_token
-from .memory import memory_of
+from .memory import load_record
 from .replay import hand_fields, ranking_text
 from .snapshot import digital_hand_request_id
 
@@ -72,14 +72,14 @@ def _slug(name: str) -> str:
 def export_json(circle: Circle, *, now: datetime | None = None) -> Exported:
     """The circle as the versioned JSON export (docs/EXPORT.md); hands in play never in it."""
     when = now or utcnow()
-    text = export.dumps(memory_of(circle).record, when)
+    text = export.dumps(load_record(circle), when)  # every input (the memory may hold stored outcomes only)
     return Exported(text, "application/json", f"scorekeeper-{_slug(circle.name)}-{when:%Y-%m-%d}.json")
 
 
 def export_csv(circle: Circle, *, headers: dict[str, str], tz: Any, now: datetime | None = None) -> Exported:
     """One row per hand (``;``, UTF-8 with BOM, formula cells escaped), names as now."""
     when = now or utcnow()
-    text = export.csv_text(memory_of(circle).view, headers=headers, tz=tz)
+    text = export.csv_text(housekeeping.view(load_record(circle)), headers=headers, tz=tz)
     return Exported(text, "text/csv; charset=utf-8", f"scorekeeper-{_slug(circle.name)}-{when:%Y-%m-%d}.csv")
 
 

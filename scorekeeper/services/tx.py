@@ -115,6 +115,31 @@ def write() -> Iterator[Session]:
         _IMMEDIATE.reset(token)
 
 
+def writing() -> bool:
+    """Whether a write transaction (``write()`` or ``derived_write()``) is under way here."""
+    return _IMMEDIATE.get()
+
+
+@contextmanager
+def derived_write() -> Iterator[Connection | None]:
+    """A write of derived data (a copy that can always be computed again, such as an
+    evening's stored outcome) on a connection of its own, committed at the end: the
+    caller's session, its open read, its objects and what its own writes came to
+    (``outcome()``) are left as they are, so a read that stores such a copy stays a read.
+    SQLite: ``BEGIN IMMEDIATE``, as every write. Yields None (write nothing) for an
+    in-memory SQLite database, whose one connection is the session's."""
+    engine = db.engine
+    if engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:"):
+        yield None
+        return
+    token = _IMMEDIATE.set(True)
+    try:
+        with engine.begin() as conn:
+            yield conn
+    finally:
+        _IMMEDIATE.reset(token)
+
+
 @contextmanager
 def erasing() -> Iterator[None]:
     """The one path past the append-only guard: erasing a whole circle for good

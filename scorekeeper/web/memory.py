@@ -131,9 +131,9 @@ class ChartTable:
 
 def chart_table(mem: Memory, chart: charts.LineChart | charts.BarChart, arg: str, key: Hashable) -> ChartTable:
     """Lines over evenings: the latest evening first; bars: in their order."""
-    header, rows = mem.derive(("table", key), chart.table)
+    header, rows = mem.derive(("table", key), chart.table)  # rows are formatted where a page shows them
     newest_first = isinstance(chart, charts.LineChart)
-    shown = rows[::-1] if newest_first else rows
+    shown = rows.newest_first() if newest_first else rows
     return ChartTable(header, page_of(shown, arg, PER_PAGE), arg, newest_first)
 
 
@@ -142,7 +142,7 @@ def chart_table(mem: Memory, chart: charts.LineChart | charts.BarChart, arg: str
 def stats(token: str) -> str:
     circle, can_write, mem = _circle(token)
     a = asked()
-    st = mem.stats(a.flt)
+    st = mem.stats(a.flt, contracts=False)  # the page shows no contract figures: the hands are not read
     money = _chart(mem, "money", a)
     three = any(p.sticks or p.potatoes for p in st.players) or a.variant is Variant.THREE
     names = {p.player: p.name for p in st.players}
@@ -164,8 +164,8 @@ def stats(token: str) -> str:
 def player(token: str, player_id: int) -> str:
     circle, can_write, mem = _circle(token)
     a = asked()
-    st = mem.stats(a.flt)
     key = memory_service.player_key(player_id)
+    st = mem.stats(a.flt, of=key)  # her contract figures: only her evenings' hands are read
     try:
         me = st.player(key)
     except KeyError:
@@ -335,7 +335,7 @@ def _chart(mem: Memory, name: str, a: Asked) -> charts.LineChart | charts.BarCha
     if name != "contracts" or not raw.isdigit():
         abort(404)
     key = memory_service.player_key(int(raw))
-    st = mem.stats(a.flt)
+    st = mem.stats(a.flt, of=key)
     try:
         me = st.player(key)
     except KeyError:

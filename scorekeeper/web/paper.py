@@ -1,5 +1,9 @@
 """Type a past evening from a paper slate: the players, the day, and the final cells of
-each row (with their match marks), written in one go and marked as imported."""
+each row (with their match marks, and what a joker row was played as), written in one go
+and marked as imported. Ties of the three-player game are cut by the app, or, if the
+person typing says so, as the table cut them: the page then names the ties the typed
+cells make (``history.paper.paper_ties``) and asks for each cut before writing; a tie left
+unanswered is cut by the app, as in the API."""
 
 from __future__ import annotations
 
@@ -12,11 +16,14 @@ from flask_babel import get_timezone
 from werkzeug.wrappers import Response
 
 from ..forms import ButtonForm, new_request_id
+from ..game.contracts import Contract
 from ..game.errors import N_, RuleError
 from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of
-from ..history.paper import PaperCell
+from ..history.paper import PaperCell, paper_ties
 from ..i18n import _
 from ..present.labels import VARIANT_LABELS, row_label
+from ..present.slate import contract_choices
+from ..scoring.final import Cut, Tie
 from ..services import housekeeping
 from ..services import paper as paper_service
 from .common import flash_error, open_or_404, require_write
@@ -43,6 +50,19 @@ def _column_labels(rs: RuleSet) -> list[str]:
     return [_("Seat %(n)s", n=side + 1) for side in range(rs.n_sides)]
 
 
+def _played_as(row_key: str, side: int) -> Contract | None:
+    """What a joker (12-fach, Misère/Zwüschedüre) cell was played as, if the slate says."""
+    code = request.form.get(f"as_{row_key}_{side}", "").strip()
+    if not code:
+        return None
+    try:
+        return Contract.parse(code)
+    except ValueError:
+        raise RuleError(
+            N_("Row “%(row)s”: choose what it was played as from the list."), "paper_played_as", row=row_key
+        ) from None
+
+
 def _cells(rs: RuleSet) -> list[PaperCell]:
     out = []
     for row in rs.rows:
@@ -57,7 +77,53 @@ def _cells(rs: RuleSet) -> list[PaperCell]:
                     row=row.key,
                 )
             mark = request.form.get(f"mark_{row.key}_{side}", "")
-            out.append(PaperCell(row.key, side, int(typed), match=mark == "match", countermatch=mark == "countermatch"))
+            out.append(
+                PaperCell(
+                    row.key,
+                    side,
+                    int(typed),
+                    contract=_played_as(row.key, side) if row.is_choice else None,
+                    match=mark == "match",
+                    countermatch=mark == "countermatch",
+                )
+            )
+    return out
+
+
+def _played_as_choices(rs: RuleSet) -> dict[str, list[tuple[str, str]]]:
+    """Per choice row, what it may be played as: (code, label), as the hand form offers them."""
+    out: dict[str, list[tuple[str, str]]] = {row.key: [] for row in rs.rows if row.is_choice}
+    for code, label, row_keys in contract_choices(rs):
+        for key in row_keys:
+            out[key].append((code, label))
+    return out
+
+
+# --- ties of the three-player game, cut at the table ------------------------------------
+def _tie_field(tie: Tie, lowest: bool = False) -> str:
+    return f"{'cutlow' if lowest else 'cut'}_{tie.row_key}_{tie.end}"
+
+
+def _signature(ties: list[Tie]) -> str:
+    """Which ties the page showed: asked again when the typed cells make others."""
+    return " ".join(f"{t.row_key}:{t.end}:{'-'.join(map(str, t.sides))}" for t in ties)
+
+
+def _side(name: str) -> int | None:
+    typed = request.form.get(name, "")
+    return int(typed) if typed.isdigit() and len(typed) < 3 else None
+
+
+def _table_cuts(ties: list[Tie]) -> list[Cut]:
+    """The cuts as the table told them (the highest card; of three tied, the lowest too, as on
+    the slate page); a tie without an answer is left to the app."""
+    out = []
+    for tie in ties:
+        winner = _side(_tie_field(tie))
+        if winner is None:
+            continue
+        lowest = _side(_tie_field(tie, lowest=True)) if len(tie.sides) == 3 else None
+        out.append(Cut(tie.row_key, tie.end, winner, False, tie.order_of(winner, lowest)))
     return out
 
 
@@ -85,6 +151,8 @@ def page(token: str) -> Response | tuple[str, int]:
     require_write(can_write)
     variant = _variant()
     status = 200
+    ties: list[Tie] = []
+    table_cut = variant is Variant.THREE and request.form.get("cut_by") == "table"
     if request.method == "POST":
         status = 422
         counts = request.form.get("counts_in_money")
@@ -94,23 +162,40 @@ def page(token: str) -> Response | tuple[str, int]:
             flash(_("Say whether this evening counts in the money totals. Nothing was written."), "error")
         else:
             rs = default_ruleset(variant, stake=_stake(variant))
+            names = [request.form.get(f"seat_{i}", "") for i in range(rs.n_players)]
             try:
+                cells = _cells(rs)
+                cuts: list[Cut] = []
+                if table_cut:
+                    ties = paper_ties(rs, cells)
+                    if ties and request.form.get("ties_shown") != _signature(ties):
+                        # the ties these cells make were not shown yet: ask how the table cut them
+                        flash(_("Say how the table cut each tie below, then write the evening."), "warning")
+                        return _render(circ, token, variant, ties, status=200)
+                    cuts = _table_cuts(ties)
                 evening = paper_service.import_evening(
                     circ,
                     ruleset=rs,
-                    player_names=[request.form.get(f"seat_{i}", "") for i in range(rs.n_players)],
+                    player_names=names,
                     first_dealer=0,
-                    cells=_cells(rs),
+                    cells=cells,
+                    cuts=cuts,
                     played_at=_played_at(),
                     counts_in_money=counts == "1",
                     request_id=request.form.get("request_id", ""),
                 )
             except RuleError as err:
-                flash_error(err, rs)
+                flash_error(err, rs, names)  # as the API names rows, contracts and seats
             else:
                 flash(_("The paper slate is written; its cells are marked as typed from paper."), "success")
                 return redirect(url_for("slate.evening", token=token, evening_id=evening.public_id))
+    return _render(circ, token, variant, ties, status=status)
+
+
+def _render(circ: Any, token: str, variant: Variant, ties: list[Tie], *, status: int) -> tuple[str, int]:
     rs = default_ruleset(variant)
+    values = request.form if request.method == "POST" else {}
+    names = [values.get(f"seat_{i}", "").strip() or _("Seat %(n)s", n=i + 1) for i in range(rs.n_players)]
     html = render_template(
         "paper/page.html",
         circle=circ,
@@ -119,10 +204,16 @@ def page(token: str) -> Response | tuple[str, int]:
         variants=VARIANT_LABELS,
         ruleset=rs,
         rows=[(r, row_label(r, rs.deck)) for r in rs.rows],
+        row_names={r.key: row_label(r, rs.deck) for r in rs.rows},
         columns=_column_labels(rs),
+        played_as=_played_as_choices(rs),
         players=housekeeping.players_now(housekeeping.folded(circ)),
-        values=request.form if request.method == "POST" else {},
-        request_id=request.form.get("request_id") or new_request_id(),
+        values=values,
+        cut_by="table" if variant is Variant.THREE and values.get("cut_by") == "table" else "app",
+        ties=[(t, _tie_field(t), _tie_field(t, lowest=True)) for t in ties],
+        ties_shown=_signature(ties),
+        side_names=names,
+        request_id=values.get("request_id") or new_request_id(),
         stake_chf=f"{rs.stake.rappen / 100:.2f}",
         today=date.today().isoformat(),
         button=ButtonForm(formdata=None),

@@ -81,3 +81,50 @@ def test_ladders_and_the_prefix_memo_agree_with_a_fresh_run() -> None:
         }
         n = sum(1 for ev in c.evenings if ev.ruleset.variant in variants[ladder])
         assert sum(p.evenings for p in rated.players) == n * (3 if ladder is Ladder.THREE else 4)
+
+
+def test_a_known_run_is_used_as_far_as_its_games_are_the_same() -> None:
+    import json
+
+    c = sample_circle(17, evenings=60)
+    v = view(c)
+    ratings_module._RUNS.clear()
+    fresh, runs = ratings_module.rate_ladders(v)
+
+    def through_json(r: ratings_module.Run) -> ratings_module.Run:
+        games, rated = ratings_module.run_to_data(r)
+        return ratings_module.run_from_data(json.loads(json.dumps(games)), json.loads(json.dumps(rated)))
+
+    assert {ladder: through_json(r) for ladder, r in runs.items()} == runs  # floats kept exactly
+    shorter = view(replace(c, evenings=c.evenings[:40]))
+    _, early = ratings_module.rate_ladders(shorter)
+    wrong = {}  # a run whose fifth game went otherwise: only what comes before it counts
+    for ladder, (games, rated) in runs.items():
+        if len(games) > 5:
+            sides, rank = games[4]
+            games = (*games[:4], (sides, tuple(reversed(rank))), *games[5:])
+        wrong[ladder] = (games, rated)
+    calls: list[int] = []
+    real = ratings_module._rate
+
+    def counting(games, start):  # type: ignore[no-untyped-def]
+        calls.append(len(games))
+        return real(games, start)
+
+    ratings_module._rate = counting  # type: ignore[assignment]
+    try:
+        for known, most in ((runs, 0), (early, 20), (wrong, 60), ({}, 60)):
+            ratings_module._RUNS.clear()
+            calls.clear()
+            got, again = ratings_module.rate_ladders(v, known=known)
+            assert got == fresh and again == runs
+            assert sum(calls) <= most
+    finally:
+        ratings_module._rate = real  # type: ignore[assignment]
+    assert ratings_module.MODEL.startswith("openskill ")
+
+
+@pytest.mark.parametrize("games, rated", [(None, []), ([[[["p1"]], [1]]], []), ([[1]], [[]]), ([], [[["p1", "x", 1]]])])
+def test_a_stored_run_that_is_not_one_is_refused(games: object, rated: object) -> None:
+    with pytest.raises(ValueError):
+        ratings_module.run_from_data(games, rated)

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from scorekeeper.gunicorn_conf import DRAIN_LIMIT, must_close
+from scorekeeper.gunicorn_conf import DRAIN_LIMIT, must_close, post_worker_init
 
 from .server_helpers import Server, gunicorn
 
@@ -129,3 +129,14 @@ def test_gunicorn_trusts_no_forwarded_header_itself(server: Server) -> None:
     conn.close()
     assert resp.getheader("Strict-Transport-Security") is None  # not taken for HTTPS
     assert "203.0.113.5" not in server.wait_for_log('"GET / HTTP/1.1"')
+
+
+def test_a_worker_freezes_what_it_loaded_out_of_the_collectors_way() -> None:
+    import gc
+
+    gc.unfreeze()
+    try:
+        post_worker_init(None)
+        assert gc.get_freeze_count() > 1000  # the modules and the app: never walked again
+    finally:
+        gc.unfreeze()

@@ -89,6 +89,21 @@ def test_money_is_babels_for_each_language(app: Flask, lang: str, rappen: int) -
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_decimals_are_babels_for_any_number(app: Flask, lang: str) -> None:
+    """``format_tenths`` writes what Babel writes (it is faster, not different): halves, ties to
+    even, negative zero, whole numbers, large and tiny ones."""
+    import random
+
+    rng = random.Random(lang)
+    values: list[float] = [0.0, -0.0, 0.05, -0.05, 0.15, 0.25, 0.35, -0.04, 2.5, 3, -7, 1e-9, -1e-9]
+    values += [1e14 + 0.05, 123456789.95, 1e15, -1e16, 25.0, 25 / 3, 8.333333333333334]
+    values += [rng.uniform(-1000, 1000) for _ in range(3000)] + [round(rng.uniform(-60, 60), 2) for _ in range(3000)]
+    with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):
+        for value in values:
+            assert format_tenths(value) == format_decimal(value, format="0.0", locale=MONEY_LOCALE[lang]), value
+
+
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("value", [0, 27.34, -1.65, 1234.5])
 def test_decimals_are_babels_for_each_language(app: Flask, lang: str, value: float) -> None:
     with app.test_request_context("/", headers={"Cookie": f"lang={lang}"}):

@@ -16,7 +16,7 @@ from shared_helpers import counted, rid
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.history import housekeeping, outcome
-from scorekeeper.history.records import LogKind, Status
+from scorekeeper.history.records import CircleRecord, LogKind, Status
 from scorekeeper.models import Circle
 from scorekeeper.services import circles, evenings, memory
 from scorekeeper.services import digital_table as tables
@@ -44,6 +44,24 @@ def _circle(n_evenings: int) -> str:
             ev = evenings.get_evening(circle, ev.public_id)
         evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=rid("end"))
     return write
+
+
+def reads(statements: list[str]) -> list[str]:
+    return [q for q in statements if q.lstrip().upper().startswith("SELECT")]
+
+
+def holds(kept: CircleRecord, stored: CircleRecord) -> bool:
+    """Whether the memory's record is what the database holds: each evening whole, or, read as
+    its stored outcome, the same evening without its inputs and that outcome the replay's."""
+    assert replace(kept, evenings=()) == replace(stored, evenings=())
+    assert [ev.id for ev in kept.evenings] == [ev.id for ev in stored.evenings]
+    for mine, full in zip(kept.evenings, stored.evenings, strict=True):
+        if mine.inputs:
+            assert mine == full
+        else:
+            assert mine == replace(full, log=(), cuts=(), digital=())
+            assert mine.stored == outcome.summary_of(full)
+    return True
 
 
 def _load(write: str) -> tuple[Circle, list[str], Any]:
@@ -102,7 +120,9 @@ def test_the_memory_is_kept_while_nothing_changes_and_reloaded_after_any_change(
             seen_once = memory.memory_of(circle)
         with counted() as again:
             assert memory.memory_of(circle) is seen_once
-        assert len(first) == 1 + memory.STATEMENTS and len(again) == 1
+        # the first visit reads every evening whole, then stores their outcomes (its own write)
+        assert len(reads(first)) == 1 + memory.STATEMENTS and len(again) == 1
+        assert any(q.lstrip().upper().startswith("INSERT INTO EVENING_OUTCOMES") for q in first)
         assert seen_once.derive("n", lambda: len(seen_once.view.evenings)) == 2
         assert seen_once.derive("n", lambda: -1) == 2  # memoized
         rs = default_ruleset(Variant.THREE)
@@ -110,7 +130,7 @@ def test_the_memory_is_kept_while_nothing_changes_and_reloaded_after_any_change(
         assert circle.name  # the page has opened the circle (its own statement) before it reads the memory
         with counted() as reload:
             after_start = memory.memory_of(circle)
-        assert len(reload) == memory.RELOAD_STATEMENTS
+        assert len(reload) == memory.RELOAD_STATEMENTS - 1  # no digital hand over in the new evening
         assert after_start is not seen_once and len(after_start.record.evenings) == 3
         assert after_start.by_id[min(after_start.by_id)] is seen_once.by_id[min(seen_once.by_id)]  # kept, not read
         ev = evenings.get_evening(circle, after_start.record.evenings[-1].id)
@@ -120,7 +140,7 @@ def test_the_memory_is_kept_while_nothing_changes_and_reloaded_after_any_change(
         circles.add_player(circle, "Dora")
         kept = memory.memory_of(circle)
         assert len(kept.record.players) == 4
-        assert kept.record == memory.load_record(circle)  # what it kept is what the database holds
+        assert holds(kept.record, memory.load_record(circle))  # what it kept is what the database holds
 
 
 def test_what_is_derived_is_kept_for_a_bounded_number_of_filters(app: Flask) -> None:
@@ -148,7 +168,7 @@ def test_housekeeping_and_settlements_change_the_fingerprint_at_once(app: Flask)
         def changed() -> memory.Memory:
             now = memory.memory_of(circle)
             assert now.key not in [m.key for m in seen] and now is not seen[-1]
-            assert now.record == memory.load_record(circle)  # what it kept is what the database holds
+            assert holds(now.record, memory.load_record(circle))  # what it kept is what the database holds
             seen.append(now)
             return now
 
@@ -183,7 +203,7 @@ def test_a_deleted_circle_and_its_restored_copy_never_share_a_memory(app: Flask)
         memory.forget()
         circle, _seen, _record = _load(_circle(1))
         old = memory.memory_of(circle)
-        data = export.encode(old.record, utcnow())
+        data = export.encode(memory.load_record(circle), utcnow())
         old_slot, old_public = memory._slot(db.session, circle), circle.public_id
         erase.delete_circle(circle, typed_name="Runde")
         copy, _write, _view = restore.restore(data)
@@ -192,3 +212,154 @@ def test_a_deleted_circle_and_its_restored_copy_never_share_a_memory(app: Flask)
         fresh = memory.memory_of(copy)
         assert fresh is not old and fresh.key != old.key
         assert len(fresh.record.evenings) == 1 and fresh.key[-1] == copy.public_id != old_public
+
+
+# --- the stored outcomes and rating runs: what a worker that has never seen the circle reads ---
+def _cold() -> None:
+    """A worker that has never seen any circle: nothing kept in this process."""
+    from scorekeeper.history import ratings
+
+    memory.forget()
+    outcome.clear_cache()
+    ratings._RUNS.clear()
+
+
+def _figures(mem: memory.Memory) -> tuple[Any, ...]:
+    first = mem.view.players[0].id
+    return (mem.stats(of=first), mem.stats(contracts=False), mem.stats(), mem.ratings(), mem.purse())
+
+
+def _replayed(circle: Circle) -> tuple[Any, ...]:
+    """The same figures from the whole record, every slate replayed (nothing stored used)."""
+    from scorekeeper.history import purse, ratings, stats
+
+    _cold()
+    v = housekeeping.view(memory.load_record(circle))
+    first = v.players[0].id
+    whole = stats.circle_stats(v)
+    return (
+        replace(whole, contracts=whole.contracts_of(first)),
+        replace(whole, contracts=()),
+        whole,
+        ratings.ratings(v),
+        purse.purse(v),
+    )
+
+
+def test_a_cold_worker_reads_the_stored_outcomes_in_the_same_few_statements_for_1_and_50_evenings(app: Flask) -> None:
+    with app.app_context():
+        for n in (1, 50):
+            circle, _seen, _record = _load(_circle(n))
+            _cold()
+            memory.memory_of(circle).ratings()  # a first visit: every slate replayed, outcomes and ratings stored
+            db.session.rollback()
+            assert circle.name  # the page has opened the circle (its own statement) before it reads the memory
+            _cold()
+            with counted() as seen:
+                mem = memory.memory_of(circle)
+            assert len(seen) == 1 + memory.STORED_STATEMENTS, seen  # no entry, cut or digital hand read
+            assert not any(q.lstrip().upper().startswith(("INSERT", "DELETE")) for q in seen)
+            assert all(not ev.inputs and ev.stored is not None for ev in mem.record.evenings)
+            with counted() as rated:
+                mem.ratings()
+            assert len(rated) == 1  # the stored runs: nothing rated again, nothing stored
+            assert _figures(mem) == _replayed(circle)
+
+
+def test_a_stored_outcome_counts_only_for_its_evenings_version_and_the_codes_format(app: Flask) -> None:
+    from sqlalchemy import select, update
+
+    from scorekeeper.history.summary import FORMAT
+    from scorekeeper.models import Evening, EveningOutcome
+
+    with app.app_context():
+        circle, _seen, _record = _load(_circle(3))
+        _cold()
+        memory.memory_of(circle)
+        db.session.rollback()
+        ids = db.session.execute(select(Evening.id).where(Evening.circle_id == circle.id)).scalars().all()
+
+        def stored() -> dict[int, tuple[int, int]]:
+            db.session.rollback()
+            rows = db.session.execute(select(EveningOutcome.evening_id, EveningOutcome.version, EveningOutcome.format))
+            return {r[0]: (r[1], r[2]) for r in rows if r[0] in ids}
+
+        versions = {ev.id: ev.version for ev in db.session.execute(select(Evening)).scalars() if ev.id in ids}
+        assert stored() == {i: (versions[i], FORMAT) for i in ids}
+        # an evening reopened and ended again: its old row no longer counts; read whole, then replaced
+        first = db.session.get(Evening, ids[0])
+        assert first is not None
+        again = evenings.reopen_evening(first, expected_version=first.version, request_id=rid("reopen"))
+        ended = evenings.end_evening(again, early=True, expected_version=again.version, request_id=rid("end2"))
+        # another row stored in an older format, and one whose figures are not a summary at all
+        with db.engine.begin() as conn:
+            conn.execute(update(EveningOutcome).where(EveningOutcome.evening_id == ids[1]).values(format=FORMAT - 1))
+            conn.execute(update(EveningOutcome).where(EveningOutcome.evening_id == ids[2]).values(summary=[1, 2]))
+        _cold()
+        with counted() as seen:
+            mem = memory.memory_of(circle)
+        assert any("FROM entries" in q for q in seen)  # the three were read with their inputs
+        assert [ev.inputs for ev in mem.record.evenings] == [False, False, False]  # ... and kept as outcomes
+        assert stored() == {ids[0]: (ended.version, FORMAT), ids[1]: (versions[ids[1]], FORMAT)} | {
+            ids[2]: (versions[ids[2]], FORMAT)
+        }
+        assert _figures(memory.memory_of(circle)) == _replayed(circle)
+
+
+def test_storing_an_outcome_leaves_the_readers_session_as_it_was(app: Flask) -> None:
+    from scorekeeper.history.summary import Hands, Summary
+    from scorekeeper.services import tx
+
+    with app.app_context():
+        circle, _seen, _record = _load(_circle(2))
+        _cold()
+        assert circle.name
+        memory.memory_of(circle)
+        assert tx.outcome() == tx.NOTHING  # a read stays a read for the error handlers
+        with counted() as seen:
+            assert circle.name == "Runde"  # not expired by the write: nothing read again
+            memory.memory_of(circle)
+        assert len(seen) == 1
+        made = {1: (1, Summary(True, 0, (0,), None, (0,), (0,), Hands()))}
+        with tx.write():
+            assert memory._store(made) is False  # never inside another service's write
+            assert memory._store_runs(circle.id, {}) is False
+
+
+def test_a_new_evening_rates_one_game_more_and_stores_the_run(app: Flask) -> None:
+    from scorekeeper.history import ratings
+
+    with app.app_context():
+        circle, _seen, _record = _load(_circle(4))
+        _cold()
+        memory.memory_of(circle).ratings()
+        db.session.rollback()
+        rs = default_ruleset(Variant.THREE)
+        ev = evenings.start_evening(
+            circle, ruleset=rs, player_names=list(NAMES[:3]), first_dealer=0, request_id=rid("s5")
+        )
+        for _ in play_hands(ev, 2):
+            pass
+        ev = evenings.get_evening(circle, ev.public_id)
+        evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=rid("e5"))
+        _cold()
+        rated: list[int] = []
+        real = ratings._rate
+
+        def counting(games, start):  # type: ignore[no-untyped-def]
+            rated.append(len(games))
+            return real(games, start)
+
+        ratings._rate = counting  # type: ignore[assignment]
+        try:
+            mem = memory.memory_of(circle)
+            mem.ratings()
+        finally:
+            ratings._rate = real  # type: ignore[assignment]
+        assert sum(rated) == 1  # the stored run went as far as the new evening
+        db.session.rollback()
+        _cold()
+        with counted() as seen:
+            memory.memory_of(circle).ratings()
+        assert not any(q.lstrip().upper().startswith("INSERT") for q in seen)  # the new run was stored
+        assert _figures(memory.memory_of(circle)) == _replayed(circle)

@@ -171,6 +171,43 @@ def test_every_page_takes_the_same_few_statements_for_few_and_many_evenings(
         memory.forget()
 
 
+COLD_PAGES = (*PAGES, "/stats/players/{player}", "/charts/contracts.svg?player={player}")
+
+
+@pytest.mark.parametrize("path", COLD_PAGES)
+def test_a_worker_that_never_saw_the_circle_takes_the_same_few_statements_for_few_and_many_evenings(
+    client: FlaskClient, app: Flask, path: str
+) -> None:
+    """The first page of a worker reads each ended evening's stored outcome (one statement for
+    all of them), never its hands as recorded, and stores nothing more."""
+    from sqlalchemy import func, select
+
+    from scorekeeper.extensions import db
+    from scorekeeper.history import outcome, ratings
+    from scorekeeper.models import Player
+
+    counts = []
+    for n in (2, 40):
+        base = _circle(app, evenings=n, seed=n)
+        with app.app_context():
+            player = db.session.execute(select(func.max(Player.id))).scalar_one()
+        page = base + path.format(player=player)
+        assert client.get(page).status_code == 200  # some worker saw it once: the outcomes are stored
+        with app.app_context():
+            memory.forget()
+            outcome.clear_cache()
+            ratings._RUNS.clear()
+            with counted() as seen:
+                r = client.get(page)
+        assert r.status_code == 200
+        assert not any(q.lstrip().upper().startswith(("INSERT", "DELETE", "UPDATE")) for q in seen), seen
+        assert not any("FROM entries" in q for q in seen)
+        counts.append(len(seen))
+    assert counts[0] == counts[1] <= 10, counts
+    with app.app_context():
+        memory.forget()
+
+
 def test_a_transfer_is_recorded_as_paid_today_in_one_tap(client: FlaskClient, circle: str) -> None:
     page = client.get(f"{circle}/purse").text
     quick = [f for f in forms(page) if f.action.endswith("/purse/settlements") and "payer" in f.fields]
