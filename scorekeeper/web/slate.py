@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
 from ..forms import ActionForm, ButtonForm, CutForm, HandForm, new_request_id, renew_request_id
@@ -25,6 +36,7 @@ from ..services.errors import NotFound, RequestIdReused, StaleVersion
 from ..services.snapshot import EveningSnapshot
 from .common import evening_or_404, open_or_404, require_write, seat_names
 from .hand_form import entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
+from .poll import mark_page
 
 bp = Blueprint("slate", __name__, url_prefix="/c/<token>/e/<evening_id>")
 
@@ -149,8 +161,12 @@ def _render(ctx: dict[str, Any], form: HandForm | None, status: int = 200) -> tu
 
 @bp.route("")
 def evening(token: str, evening_id: str) -> Page:
+    """The slate page, with an ETag: asked again unchanged, it is a 304 (see web/poll.py)."""
     circle, can_write, ev = _load(token, evening_id)
-    return _render(_context(token, circle, can_write, svc.load_snapshot(ev)), None)
+    snap = svc.load_snapshot(ev)
+    body, status = _render(_context(token, circle, can_write, snap), None)
+    state = {"version": snap.version, "hidden": snap.outlook_hidden, "can_write": can_write}
+    return mark_page(current_app, request, session, make_response(body, status), **state)
 
 
 @bp.route("/version")
