@@ -14,7 +14,7 @@ n/(n+30)): read through ``memory.memory_of`` (a constant number of statements) o
 version is simulated, so they are part of the stored forecast (``history_hands`` says how
 many hands went in).
 
-The poll (``poll_state``) reads the version and the setting with one small statement
+The poll (``stamp.poll_state``) reads the version and the setting with one small statement
 and never computes an outlook.
 
 A table may hide the outlook (``set_hidden``): then nothing is computed or shown, and
@@ -31,16 +31,15 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Engine, bindparam, delete, or_, select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..game.errors import N_
 from ..history.blend import player_history, seat_history
-from ..models import Circle, Evening, OutlookForecast, is_public_id
+from ..models import Circle, Evening, OutlookForecast
 from ..scoring.forecast import Forecast, History, forecast, outlook_seed
 from ..scoring.outlook import Outlook, outlook
 from . import memory, tx
-from .circles import hash_token
 from .errors import NotFound
 from .snapshot import EveningSnapshot
 
@@ -203,47 +202,3 @@ def set_hidden(evening: Evening, hidden: bool) -> Evening:
         if ev is None:  # pragma: no cover - the evening was found by the caller
             raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
     return ev
-
-
-# The poll before the request cycle (web/poll.py): link -> circle -> evening in one statement,
-# built once (SQLAlchemy caches its compiled form).
-_POLL_BY_LINK = (
-    select(Evening.version, Evening.outlook_hidden, Circle.write_token_hash == bindparam("digest"))
-    .join(Circle, Circle.id == Evening.circle_id)
-    .where(
-        Evening.public_id == bindparam("public_id"),
-        or_(Circle.write_token_hash == bindparam("digest"), Circle.view_token_hash == bindparam("digest")),
-    )
-)
-
-
-def poll_by_link(engine: Engine, token: str, public_id: str) -> tuple[int, bool, bool] | None:
-    """(version, outlook hidden, link may write) of the evening ``public_id`` of the circle the link
-    ``token`` opens, or None (no such link or evening: the caller takes the full path, which refuses and counts it).
-
-    One statement on a connection of its own, no session: the hashed token is looked up on every
-    call (nothing cached), so a rotated link stops here at once, on every worker and host.
-    """
-    if not token or len(token) > 128 or not is_public_id(public_id):
-        return None
-    with engine.connect() as conn:
-        row = conn.execute(_POLL_BY_LINK, {"public_id": public_id, "digest": hash_token(token)}).first()
-    return None if row is None else (int(row[0]), bool(row[1]), bool(row[2]))
-
-
-def poll_state(circle: Circle, public_id: str) -> tuple[int, bool]:
-    """(version, outlook hidden) of the circle's evening: one small statement; raises NotFound."""
-    row = (
-        tx.session()
-        .execute(
-            select(Evening.version, Evening.outlook_hidden).where(
-                Evening.public_id == public_id, Evening.circle_id == circle.id
-            )
-        )
-        .first()
-        if is_public_id(public_id)
-        else None
-    )
-    if row is None:
-        raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
-    return int(row[0]), bool(row[1])

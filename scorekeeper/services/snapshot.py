@@ -100,6 +100,8 @@ class EveningSnapshot:
     counts_in_money: bool = True  # False: ended early, and the table said it does not count in money
     evening_id: int = 0  # the database id (what the stored outlook is keyed by)
     outlook_hidden: bool = False  # the table asked not to see the outlook (issue 13)
+    table_key: str = ""  # the open table and its latest hand, as read (services.stamp)
+    name_events: int = 0  # the circle's housekeeping events that name players, as read (services.stamp)
 
     @property
     def is_open(self) -> bool:
@@ -139,6 +141,11 @@ def cut_rows(s: Session, evening_id: int) -> list[CutRow]:
 def seat_names(s: Session, evening_id: int) -> tuple[str, ...]:
     """The players in seat order under the names they go by now (renames and merges of the
     circle's housekeeping applied): two statements."""
+    return named_seats(s, evening_id)[0]
+
+
+def named_seats(s: Session, evening_id: int) -> tuple[tuple[str, ...], int]:
+    """``seat_names``, and how many housekeeping events the names were folded from."""
     seated = s.execute(
         select(Player.id, Player.name, Player.circle_id)
         .join(Seat, Seat.player_id == Player.id)
@@ -146,7 +153,7 @@ def seat_names(s: Session, evening_id: int) -> tuple[str, ...]:
         .order_by(Seat.seat)
     ).all()
     if not seated:
-        return ()
+        return (), 0
     target = aliased(Player)
     rows = s.execute(
         select(HousekeepingRow, target.name)
@@ -154,7 +161,7 @@ def seat_names(s: Session, evening_id: int) -> tuple[str, ...]:
         .where(HousekeepingRow.circle_id == seated[0].circle_id, HousekeepingRow.kind != "delete_evening")
     ).all()
     if not rows:
-        return tuple(name for _id, name, _c in seated)
+        return tuple(name for _id, name, _c in seated), 0
     players = {str(pid): name for pid, name, _c in seated}
     events = []
     for row, into_name in rows:
@@ -171,7 +178,7 @@ def seat_names(s: Session, evening_id: int) -> tuple[str, ...]:
             )
         )
     folded = fold_stored([HistoryPlayer(pid, name) for pid, name in players.items()], events)
-    return tuple(folded.name(str(pid)) for pid, _name, _c in seated)
+    return tuple(folded.name(str(pid)) for pid, _name, _c in seated), len(rows)
 
 
 def open_table_hand(s: Session, evening_id: int) -> tuple[str, int | None] | None:
@@ -208,6 +215,7 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
     slate = build_slate(rules, evening.first_dealer, rows)
     trail = tuple(audit_trail(rows))
     table = open_table_hand(s, evening.id)
+    names, name_events = named_seats(s, evening.id)
     ended = evening.status != "open"
     return EveningSnapshot(
         public_id=evening.public_id,
@@ -217,7 +225,7 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
         created_at=evening.created_at,
         ended_at=evening.ended_at,
         ruleset=rules,
-        names=seat_names(s, evening.id),
+        names=names,
         slate=slate,
         trail=trail,
         digital=digital_positions(trail),
@@ -228,4 +236,6 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
         counts_in_money=evening.counts_in_money,
         evening_id=evening.id,
         outlook_hidden=evening.outlook_hidden,
+        table_key="" if table is None else f"{table[0]}:{table[1] or 0}",
+        name_events=name_events,
     )

@@ -1,29 +1,29 @@
 """The version poll and the unchanged slate page, answered before the request cycle.
 
-Every phone at a table asks ``/c/<token>/e/<evening>/version?v=<n>`` every two seconds; nearly
-always the answer is 204 (nothing changed). A phone coming back to the slate page asks it again
-with the ETag it was sent (``If-None-Match``); while nothing changed the answer is 304. Both need
-one statement (link -> circle -> evening version, ``services.outlook.poll_by_link``), not Babel, the
-circle's row, the snapshot or Flask's hooks. ``FastPoll`` is a WSGI layer inside ProxyFix (the
-client address is already the real one) that answers them itself when
+Every phone at a table asks ``/c/<token>/e/<evening>/version?v=<n>&o=<0|1>&n=<k>`` every few
+seconds; nearly always the answer is 204 (nothing changed). A phone coming back to the slate page
+asks it again with the ETag it was sent (``If-None-Match``); while nothing changed the answer is
+304. Both need one statement (link -> circle -> evening and its stamp, ``services.stamp.by_link``),
+not Babel, the circle's row, the snapshot or Flask's hooks. ``FastPoll`` is a WSGI layer inside
+ProxyFix (the client address is already the real one) that answers them itself when
 
 - the client's address has not used up its wrong-token limit (``limits.wrong_tokens_exhausted``),
 - the link opens that evening,
-- the poll names the current version (and outlook setting, if it names one); the page's
-  ``If-None-Match`` names the ETag the page would carry now (``page_etag``) and the phone's session
-  holds no flashed message (the page would show it).
+- the poll names the current version (and the outlook setting and the naming events, where it
+  names them: ``fragment_unchanged``); the page's ``If-None-Match`` names the ETag the page would
+  carry now (``page_etag``) and the phone's session holds no flashed message (the page would show it).
 
-Anything else (a changed version: the fragment or the page; an unknown link or evening: 404
-counted against the wrong-token limit; a refused address: 429; a database that cannot answer:
-503) goes through Flask unchanged. The answers carry the headers the Flask path gives (a test
-compares them).
+Anything else (a change: the fragment or the page; an unknown link or evening: 404 counted against
+the wrong-token limit; a refused address: 429; a database that cannot answer: 503) goes through
+Flask unchanged. The answers carry the headers the Flask path gives (a test compares them).
 
-The slate page's ETag (``page_etag``): the evening's version and outlook setting, the kind of link
+The slate page's ETag (``page_etag``): the evening's stamp (``services.stamp``: version, outlook
+setting, the open digital table and its latest hand, the circle's naming events), the kind of link
 (write or onlooker), what decides the language and the dates' region (``?lang=``, the ``lang``
-cookie, ``Accept-Language``), the release (``release_of``: the package version and the templates,
-catalogs and static files) and a digest of the session's CSRF secret (the page's forms carry a
-token of it). It is sent with ``Cache-Control: private, no-cache``: the browser keeps the page and
-asks every time.
+cookie, ``Accept-Language``), the release (``release_of``: the package's version and code, the
+templates, catalogs and static files, the settings a page's words depend on) and a digest of the
+session's CSRF secret (the page's forms carry a token of it). It is sent with
+``Cache-Control: private, no-cache``: the browser keeps the page and asks every time.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from .. import config as cfg
 from ..extensions import db
 from ..hosting import PERMISSIONS_POLICY
 from ..limits import wrong_tokens_exhausted
-from ..services.outlook import poll_by_link
+from ..services.stamp import Stamp, by_link
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -57,9 +57,14 @@ RELEASE = "SCOREKEEPER_RELEASE_DIGEST"
 EXTENSION = "scorekeeper.fast_poll"  # app.config key, computed once per process
 
 
+# The settings a page's words and links depend on (the rest decide nothing it shows).
+RENDERING_SETTINGS = ("BABEL_DEFAULT_LOCALE", "BABEL_DEFAULT_TIMEZONE", "LANGUAGES", "PUBLIC_URL", "LAN_URL")
+
+
 def release_of(app: Flask) -> str:
-    """A short digest of what a page is made of besides the data: the package version and every
-    template, catalog and static file (path, size, time). A deployment changes it."""
+    """A short digest of what a page is made of besides the data: the package version, its code, every
+    template, catalog and static file (path, size, time) and the settings that change what a page
+    says (``RENDERING_SETTINGS``). A deployment changes it; two workers of one install agree."""
     found = app.config.get(RELEASE)
     if isinstance(found, str):
         return found
@@ -68,27 +73,36 @@ def release_of(app: Flask) -> str:
         digest.update(version("scorekeeper").encode())
     except PackageNotFoundError:  # pragma: no cover - run from a checkout that was never installed
         pass
-    for folder in (cfg.TEMPLATES_DIR, cfg.TRANSLATIONS_DIR, cfg.STATIC_DIR):
-        for path in sorted(Path(folder).rglob("*")):
+    for folder, pattern in (
+        (cfg.PACKAGE_DIR, "*.py"),
+        (cfg.TEMPLATES_DIR, "*"),
+        (cfg.TRANSLATIONS_DIR, "*"),
+        (cfg.STATIC_DIR, "*"),
+    ):
+        for path in sorted(Path(folder).rglob(pattern)):
             if path.is_file():
                 st = path.stat()
                 digest.update(f"{path.relative_to(folder)}:{st.st_size}:{st.st_mtime_ns};".encode())
+    for name in RENDERING_SETTINGS:
+        digest.update(f"{name}={app.config.get(name)!r};".encode())
     app.config[RELEASE] = digest.hexdigest()[:12]
     return str(app.config[RELEASE])
 
 
-def page_etag(app: Flask, req: Request, session: Any, *, version: int, hidden: bool, can_write: bool) -> str:
-    """The slate page's ETag (unquoted) for this request and session."""
+def page_etag(app: Flask, req: Request, session: Any, stamp: Stamp, *, can_write: bool) -> str:
+    """The slate page's ETag (unquoted) for this request and session: the evening's stamp (version,
+    outlook setting, digital table, names), the kind of link, the release, the language inputs and
+    the session's CSRF secret."""
     language = "|".join((req.args.get("lang", ""), req.cookies.get("lang", ""), req.headers.get("Accept-Language", "")))
     csrf = str(session.get("csrf_token", "")) if session is not None else ""
     mixed = hashlib.sha256(f"{language}\n{csrf}".encode()).hexdigest()[:12]
     kind = "w" if can_write else "r"
-    return f"{version}-{int(hidden)}-{kind}-{release_of(app)}-{mixed}"
+    return f"{stamp.version}-{stamp.digest()}-{kind}-{release_of(app)}-{mixed}"
 
 
-def mark_page(app: Flask, req: Request, session: Any, response: Response, **state: Any) -> Response:
+def mark_page(app: Flask, req: Request, session: Any, response: Response, stamp: Stamp, *, can_write: bool) -> Response:
     """A full slate page: its ETag, kept by the browser and asked for again every time."""
-    response.set_etag(page_etag(app, req, session, **state))
+    response.set_etag(page_etag(app, req, session, stamp, can_write=can_write))
     response.headers["Cache-Control"] = PAGE_CACHE
     return response
 
@@ -153,24 +167,21 @@ class FastPoll:
         start_response(status, headers)
         return [b""]
 
-    def _state(self, environ: WSGIEnvironment, token: str, public_id: str) -> tuple[int, bool, bool] | None:
+    def _state(self, environ: WSGIEnvironment, token: str, public_id: str) -> tuple[Stamp, bool] | None:
         if wrong_tokens_exhausted(self.app, str(environ.get("REMOTE_ADDR", ""))):
             return None
         try:
-            return poll_by_link(self.engine, token, public_id)
+            return by_link(self.engine, token, public_id)
         except Exception:  # noqa: BLE001 - the full path answers a failing database (503)
             return None
 
     def _poll_unchanged(self, environ: WSGIEnvironment, token: str, public_id: str) -> bool:
         query = parse_qs(environ.get("QUERY_STRING", ""))
-        seen, seen_hidden = _int(query.get("v")), _int(query.get("o"))
-        if seen is None or ("o" in query and seen_hidden is None):
+        seen = _int(query.get("v"))
+        if seen is None or any(k in query and _int(query.get(k)) is None for k in ("o", "n")):
             return False
         state = self._state(environ, token, public_id)
-        if state is None:
-            return False
-        current, hidden, _can_write = state
-        return seen == current and (seen_hidden is None or bool(seen_hidden) == hidden)
+        return state is not None and fragment_unchanged(state[0], seen, _int(query.get("o")), _int(query.get("n")))
 
     def _page_unchanged(self, environ: WSGIEnvironment, token: str, public_id: str) -> str | None:
         req = Request(environ)
@@ -183,14 +194,25 @@ class FastPoll:
         state = self._state(environ, token, public_id)
         if state is None:
             return None
-        version_, hidden, can_write = state
-        etag = page_etag(self.app, req, session, version=version_, hidden=hidden, can_write=can_write)
+        stamp, can_write = state
+        etag = page_etag(self.app, req, session, stamp, can_write=can_write)
         asked = parse_etags(environ.get("HTTP_IF_NONE_MATCH"))
         # Flask-Compress appends the encoding to a strong ETag ("...:br"): the same page, compressed
         for candidate in (etag, *(f"{etag}:{algo}" for algo in self.encodings)):
             if asked.contains(candidate):
                 return quote_etag(candidate)
         return None
+
+
+def fragment_unchanged(stamp: Stamp, version: int | None, hidden: int | None, names: int | None) -> bool:
+    """Whether the live fragment a phone shows (``?v=``, ``?o=``, ``?n=``) is the current one: the
+    version, and the outlook setting and the number of naming events where the phone names them
+    (a page from before ``n`` was asked for names only the first two)."""
+    return (
+        version == stamp.version
+        and (hidden is None or bool(hidden) == stamp.hidden)
+        and (names is None or names == stamp.names)
+    )
 
 
 def _int(values: list[str] | None) -> int | None:

@@ -34,9 +34,10 @@ from ..services import evenings as svc
 from ..services import outlook as outlook_svc
 from ..services.errors import NotFound, RequestIdReused, StaleVersion
 from ..services.snapshot import EveningSnapshot
+from ..services.stamp import poll_state, stamp_of
 from .common import evening_or_404, open_or_404, require_write, seat_names
 from .hand_form import entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
-from .poll import mark_page
+from .poll import fragment_unchanged, mark_page
 
 bp = Blueprint("slate", __name__, url_prefix="/c/<token>/e/<evening_id>")
 
@@ -165,22 +166,20 @@ def evening(token: str, evening_id: str) -> Page:
     circle, can_write, ev = _load(token, evening_id)
     snap = svc.load_snapshot(ev)
     body, status = _render(_context(token, circle, can_write, snap), None)
-    state = {"version": snap.version, "hidden": snap.outlook_hidden, "can_write": can_write}
-    return mark_page(current_app, request, session, make_response(body, status), **state)
+    return mark_page(current_app, request, session, make_response(body, status), stamp_of(snap), can_write=can_write)
 
 
 @bp.route("/version")
 def version(token: str, evening_id: str) -> Page:
-    """Poll: 204 while ``?v=`` is the current version (and ``?o=`` the outlook setting),
-    else the fresh live fragment."""
+    """Poll: 204 while ``?v=`` is the current version (and ``?o=`` the outlook setting, ``?n=`` the
+    number of naming events: see services.stamp), else the fresh live fragment."""
     circle, can_write = open_or_404(token)
-    seen = request.args.get("v", type=int)
-    seen_hidden = request.args.get("o", type=int)
     try:
-        current, hidden = outlook_svc.poll_state(circle, evening_id)
+        current = poll_state(circle, evening_id)
     except NotFound:
         abort(404)
-    if seen is not None and seen == current and (seen_hidden is None or bool(seen_hidden) == hidden):
+    args = request.args
+    if fragment_unchanged(current, args.get("v", type=int), args.get("o", type=int), args.get("n", type=int)):
         return "", 204
     ctx = _context(token, circle, can_write, svc.load_snapshot(evening_or_404(circle, evening_id)))
     return render_template("slate/_live.html", **ctx), 200

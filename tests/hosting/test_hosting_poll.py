@@ -6,6 +6,7 @@ Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_DB=postgres."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -16,7 +17,7 @@ from sqlalchemy import event
 from werkzeug.test import Client
 
 from scorekeeper.extensions import db
-from scorekeeper.web.poll import FastPoll
+from scorekeeper.web.poll import FastPoll, release_of
 
 from .hosting_helpers import API, bearer, circle_tokens, csrf, hand, start_evening
 
@@ -187,3 +188,112 @@ def test_a_waiting_message_is_never_hidden_behind_a_304(app_factory: Callable[..
     shown = client.get(page, headers={"If-None-Match": first.headers["ETag"]})
     assert shown.status_code == 200 and "nothing else can be chosen here" in shown.text
     assert client.get(page, headers={"If-None-Match": shown.headers["ETag"]}).status_code == 304
+
+
+def test_what_the_slate_page_shows_beside_the_version_changes_its_etag(
+    app_factory: Callable[..., Flask], db_url: str
+) -> None:
+    """Opening, dealing at and closing a digital table, renaming a player (and undoing it), hiding the
+    outlook: none bumps the evening's version, each changes the slate page. Asked again with the ETag
+    it had, the page comes in full with the change (the first fast page answered 304 and hid an
+    opened table); asked again unchanged it is a 304. The stamp of the fast statement, of the Flask
+    poll and of the snapshot the page was drawn from agree after every change."""
+    app = app_factory(db_url, WTF_CSRF_ENABLED=True)
+    phone, other = app.test_client(), app.test_client()  # another phone changes; this one asks again
+    write, _view = circle_tokens(phone)
+    ev = start_evening(phone, write)
+    page, api = f"/c/{write}/e/{ev['id']}", f"{API}/evenings/{ev['id']}"
+    anna = next(p["id"] for p in phone.get(f"{API}/players", headers=bearer(write)).get_json()["players"])
+    form = {"csrf_token": csrf(_page(other, page).text)}
+
+    def api_post(path: str, body: dict[str, Any] | None = None) -> Any:
+        resp = other.post(path, json=body or {}, headers=bearer(write))
+        assert resp.status_code in (200, 201), resp.get_data(as_text=True)
+        return resp.get_json()
+
+    def deal_for_a_phone() -> None:
+        api_post(f"{api}/table/seats/0/token")  # the slate page does not show who holds a seat
+        assert phone.get(page, headers={"If-None-Match": shown.headers["ETag"]}).status_code == 304
+        assert other.post(f"{page}/table/next", data=form).status_code == 302
+
+    rename = {"kind": "rename", "player": anna, "name": "Annelies", "request_id": "hk-1"}
+    steps: list[tuple[str, Callable[[], Any], str]] = [
+        (
+            "a table opened",
+            lambda: api_post(f"{api}/table", {"computers": [1, 2, 3], "level": "easy"}),
+            "Open the table",
+        ),
+        ("its hand finished", lambda: api_post(f"{api}/table/seats/0/computer?level=easy"), "Digital table (a hand"),
+        ("the next hand dealt, seat 0 a phone again", deal_for_a_phone, "Open the table"),
+        ("the table closed", lambda: other.post(f"{page}/table/close", data=form), "Deal digitally (play"),
+        ("a player renamed", lambda: api_post(f"{API}/housekeeping", rename), "Annelies"),
+        ("the rename undone", lambda: api_post(f"{API}/housekeeping", _undo(phone, write)), ">Anna<"),
+        ("the outlook hidden", lambda: api_post(f"{api}/settings", {"outlook_hidden": True}), "outlook is hidden"),
+    ]
+    shown = _page(phone, page)
+    for name, change, visible in steps:
+        before = shown.headers["ETag"]
+        assert phone.get(page, headers={"If-None-Match": before}).status_code == 304, name
+        change()
+        shown = phone.get(page, headers={"If-None-Match": before})
+        assert shown.status_code == 200 and shown.headers["ETag"] != before, name
+        assert visible in shown.text, name
+        assert phone.get(page, headers={"If-None-Match": shown.headers["ETag"]}).status_code == 304, name
+        _same_stamps(app, write, ev["id"], name)
+
+
+def _undo(client: Any, write: str) -> dict[str, Any]:
+    changes = client.get(f"{API}/housekeeping", headers=bearer(write)).get_json()["changes"]
+    return {"kind": "undo", "undoes": changes[0]["seq"], "request_id": "hk-2"}
+
+
+def _same_stamps(app: Flask, write: str, public_id: str, name: str) -> None:
+    from scorekeeper.services import circles, evenings, stamp
+
+    with app.app_context():
+        fast = stamp.by_link(_fast(app).engine, write, public_id)
+        circle, _w = circles.open_circle(write)
+        drawn = stamp.stamp_of(evenings.load_snapshot(evenings.get_evening(circle, public_id)))
+        assert fast == (drawn, True), name
+        assert stamp.poll_state(circle, public_id) == drawn, name
+        db.session.remove()
+
+
+def test_a_renamed_player_brings_the_live_fragment(app_factory: Callable[..., Flask], db_url: str) -> None:
+    """The fragment shows the names: its poll names the housekeeping it was drawn with (``n``), and a
+    rename on another phone brings the fresh fragment (a page from before ``n`` still gets its 204)."""
+    app = app_factory(db_url)
+    client = app.test_client()
+    write, view = circle_tokens(client)
+    ev = start_evening(client, write)
+    page = client.get(f"/c/{view}/e/{ev['id']}").text
+    poll = re.search(r'hx-get="([^"]+)"', page)
+    assert poll is not None and "n=0" in poll.group(1)
+    url = poll.group(1).replace("&amp;", "&")
+    assert client.get(url).status_code == 204
+    anna = next(p["id"] for p in client.get(f"{API}/players", headers=bearer(write)).get_json()["players"])
+    body = {"kind": "rename", "player": anna, "name": "Annelies", "request_id": "hk-1"}
+    assert client.post(f"{API}/housekeeping", json=body, headers=bearer(write)).status_code == 201
+    fresh = client.get(url)
+    assert fresh.status_code == 200 and "Annelies" in fresh.text and "n=1" in fresh.text
+    assert Client(_fast(app).inner).get(url).status_code == 200  # the Flask view agrees
+    assert client.get(url.replace("n=0", "n=1")).status_code == 204
+    assert client.get(url.replace("&n=0", "")).status_code == 204  # an older page: version and setting
+
+
+def test_the_release_names_the_settings_a_page_is_written_with(app_factory: Callable[..., Flask], db_url: str) -> None:
+    """Two workers of one install give a page the same ETag; a page drawn in another time zone (or
+    language default, or with other links) is not the same page, so the release differs."""
+    one, two = app_factory(db_url), app_factory(db_url)
+    other = app_factory(db_url, BABEL_DEFAULT_TIMEZONE="America/New_York")
+    assert release_of(one) == release_of(two) != release_of(other)
+    client = one.test_client()
+    write, _view = circle_tokens(client)
+    ev = start_evening(client, write)
+    etag = _page(client, f"/c/{write}/e/{ev['id']}").headers["ETag"]
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    for app, status in ((two, 304), (other, 200)):
+        again = app.test_client()
+        again.set_cookie("session", cookie.value)
+        assert again.get(f"/c/{write}/e/{ev['id']}", headers={"If-None-Match": etag}).status_code == status

@@ -20,7 +20,7 @@ from scorekeeper.history.blend import player_history, seat_history
 from scorekeeper.models import Circle, Evening, OutlookForecast
 from scorekeeper.scoring.forecast import outlook_seed
 from scorekeeper.scoring.outlook import evening_outlook
-from scorekeeper.services import circles, evenings, memory
+from scorekeeper.services import circles, evenings, memory, stamp
 from scorekeeper.services import outlook as svc
 from scorekeeper.services.outlook import EveningOutlook
 
@@ -140,19 +140,19 @@ def test_a_hidden_outlook_is_not_computed_and_the_setting_is_remembered(app: Fla
         assert not snap.outlook_hidden and svc.outlook_of(snap, _circle(write)).outlook is not None
 
 
-def test_the_poll_reads_version_and_setting_with_one_statement_and_computes_nothing(app: Flask) -> None:
+def test_the_poll_reads_the_stamp_with_one_statement_and_computes_nothing(app: Flask) -> None:
     with app.app_context():
         write, ev = _evening(Variant.SOLO4, 6)
         public_id, version = ev.public_id, ev.version
         db.session.remove()
         circle, _w = circles.open_circle(write)
         with counted() as seen:
-            state = svc.poll_state(circle, public_id)
-        assert state == (version, False) and len(seen) == 1
+            state = stamp.poll_state(circle, public_id)
+        assert (state.version, state.hidden) == (version, False) and len(seen) == 1
         assert db.session.execute(select(func.count()).select_from(OutlookForecast)).scalar_one() == 0
         for bad in ("nope", "a\x00b", ""):
             with pytest.raises(svc.NotFound):
-                svc.poll_state(circle, bad)
+                stamp.poll_state(circle, bad)
 
 
 def test_an_ended_evening_has_its_outlook_decided(app: Flask) -> None:
