@@ -116,6 +116,14 @@ def by_link(engine: Engine, token: str, public_id: str) -> tuple[Stamp, bool] | 
     return None if row is None else (_stamp(tuple(row)), bool(row[5]))
 
 
+def of_link(token: str, public_id: str) -> tuple[Stamp, bool] | None:
+    """``by_link`` through the request's session (the same one statement)."""
+    if not token or len(token) > 128 or not is_public_id(public_id):
+        return None
+    row = tx.session().execute(_BY_LINK, {"public_id": public_id, "digest": hash_token(token)}).first()
+    return None if row is None else (_stamp(tuple(row)), bool(row[5]))
+
+
 def poll_state(circle: Circle, public_id: str) -> Stamp:
     """The stamp of the circle's evening: one small statement; raises NotFound."""
     row = (

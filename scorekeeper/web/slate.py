@@ -35,6 +35,7 @@ from ..services import outlook as outlook_svc
 from ..services.errors import NotFound, RequestIdReused, StaleVersion
 from ..services.snapshot import EveningSnapshot
 from ..services.stamp import poll_state, stamp_of
+from . import page_cache
 from .common import evening_or_404, open_or_404, require_write, seat_names
 from .hand_form import entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
 from .poll import fragment_unchanged, mark_page
@@ -162,17 +163,24 @@ def _render(ctx: dict[str, Any], form: HandForm | None, status: int = 200) -> tu
 
 @bp.route("")
 def evening(token: str, evening_id: str) -> Page:
-    """The slate page, with an ETag: asked again unchanged, it is a 304 (see web/poll.py)."""
+    """The slate page, with an ETag: asked again unchanged, it is a 304 (see web/poll.py); drawn
+    once per stamp and kept (web/page_cache.py)."""
+    kept = page_cache.lookup("page", token, evening_id)
+    if kept is not None:
+        text, stamp, can_write = kept
+        return mark_page(current_app, request, session, make_response(text), stamp, can_write=can_write)
     circle, can_write, ev = _load(token, evening_id)
     snap = svc.load_snapshot(ev)
-    body, status = _render(_context(token, circle, can_write, snap), None)
+    with page_cache.drawing() as drawing:
+        body, status = _render(_context(token, circle, can_write, snap), None)
+    page_cache.keep(drawing, "page", token, snap, can_write, body)
     return mark_page(current_app, request, session, make_response(body, status), stamp_of(snap), can_write=can_write)
 
 
 @bp.route("/version")
 def version(token: str, evening_id: str) -> Page:
     """Poll: 204 while ``?v=`` is the current version (and ``?o=`` the outlook setting, ``?n=`` the
-    number of naming events: see services.stamp), else the fresh live fragment."""
+    number of naming events: see services.stamp), else the fresh live fragment (kept once drawn)."""
     circle, can_write = open_or_404(token)
     try:
         current = poll_state(circle, evening_id)
@@ -181,8 +189,14 @@ def version(token: str, evening_id: str) -> Page:
     args = request.args
     if fragment_unchanged(current, args.get("v", type=int), args.get("o", type=int), args.get("n", type=int)):
         return "", 204
-    ctx = _context(token, circle, can_write, svc.load_snapshot(evening_or_404(circle, evening_id)))
-    return render_template("slate/_live.html", **ctx), 200
+    kept = page_cache.take("live", token, evening_id, current, can_write)
+    if kept is not None:
+        return kept, 200
+    snap = svc.load_snapshot(evening_or_404(circle, evening_id))
+    with page_cache.drawing() as drawing:
+        text = render_template("slate/_live.html", **_context(token, circle, can_write, snap))
+    page_cache.keep(drawing, "live", token, snap, can_write, text)
+    return text, 200
 
 
 @bp.route("/outlook", methods=["POST"])
