@@ -17,8 +17,9 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Collection, Sequence
+from typing import cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -99,11 +100,28 @@ def _well_formed(public_id: str) -> str:
     return public_id
 
 
+# Built once (building a statement costs more than running it).
+_OF_CIRCLE = select(Evening).where(
+    Evening.public_id == bindparam("public_id"), Evening.circle_id == bindparam("circle_id")
+)
+_SEEN = select(AppliedRequest.digest, AppliedRequest.action).where(
+    AppliedRequest.evening_id == bindparam("evening_id"), AppliedRequest.request_id == bindparam("request_id")
+)
+_APPLIED = insert(cast(Table, AppliedRequest.__table__))  # Core: no unit of work for an append
+_ENTRY = insert(cast(Table, EntryRow.__table__))
+_LOCK = (
+    select(Evening)
+    .where(Evening.id == bindparam("evening_id"))
+    .with_for_update()
+    .execution_options(populate_existing=True)
+)
+
+
 def get_evening(circle: Circle, public_id: str) -> Evening:
     """The circle's evening with that public id; raises NotFound."""
     ev = (
         tx.session()
-        .execute(select(Evening).where(Evening.public_id == _well_formed(public_id), Evening.circle_id == circle.id))
+        .execute(_OF_CIRCLE, {"public_id": _well_formed(public_id), "circle_id": circle.id})
         .scalar_one_or_none()
     )
     if ev is None:
@@ -266,9 +284,7 @@ def _only_these_since(s: Session, evening_id: int, since: int, now: int, mine: f
 
 
 def _lock(s: Session, evening_id: int) -> Evening:
-    ev = s.execute(
-        select(Evening).where(Evening.id == evening_id).with_for_update().execution_options(populate_existing=True)
-    ).scalar_one_or_none()
+    ev = s.execute(_LOCK, {"evening_id": evening_id}).scalar_one_or_none()
     if ev is None:
         raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
     return ev
@@ -292,7 +308,7 @@ def _apply(
     fingerprint = digest(action, **asked)
     with tx.write() as s:
         ev = _lock(s, evening_id)
-        seen = s.get(AppliedRequest, (evening_id, request_id))
+        seen = s.execute(_SEEN, {"evening_id": evening_id, "request_id": request_id}).first()
         if seen is not None:
             check_same(seen.digest, fingerprint, same_action=seen.action == action)
             return ev  # a double tap or a replayed request: recorded once already
@@ -304,16 +320,49 @@ def _apply(
             raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
         if change(s, ev):
             ev.version += 1
-        s.add(
-            AppliedRequest(
-                evening_id=evening_id, request_id=request_id, action=action, version=ev.version, digest=fingerprint
-            )
+        s.execute(
+            _APPLIED,
+            {
+                "evening_id": evening_id,
+                "request_id": request_id,
+                "action": action,
+                "version": ev.version,
+                "digest": fingerprint,
+                "created_at": utcnow(),
+            },
         )
     return ev
 
 
 def _next_seq(rows: Sequence[EntryRow]) -> int:
     return (rows[-1].seq if rows else 0) + 1
+
+
+def _append(
+    s: Session,
+    evening_id: int,
+    rows: Sequence[EntryRow],
+    kind: str,
+    supersedes: int | None,
+    digital: bool,
+    request_id: str,
+    author: str | None,
+    entry: HandEntry | None,
+) -> None:
+    """Append an entry row (one INSERT, no unit of work: the write holds the lock the shorter)."""
+    hand = hand_fields(entry) if entry is not None else {"match": False, "countermatch": False, "seich": False}
+    values = {
+        "evening_id": evening_id,
+        "seq": _next_seq(rows),
+        "kind": kind,
+        "supersedes": supersedes,
+        "digital": digital,
+        "request_id": request_id,
+        "author": author,
+        "created_at": utcnow(),
+        **hand,
+    }
+    s.execute(_ENTRY, values)
 
 
 def _author(author: str | None) -> str | None:
@@ -361,18 +410,7 @@ def record_hand(
             )
         rs = ruleset_of(ev)
         verify_entry(rs, build_slate(rs, ev.first_dealer, rows), entry)
-        s.add(
-            EntryRow(
-                evening_id=ev.id,
-                seq=_next_seq(rows),
-                kind="hand",
-                supersedes=None,
-                digital=digital,
-                request_id=request_id,
-                author=who,
-                **hand_fields(entry),
-            )
-        )
+        _append(s, ev.id, rows, "hand", None, digital, request_id, who, entry)
         return True
 
     return _apply(
@@ -409,18 +447,7 @@ def correct_entry(
         old = replay(rows)[index]
         if slate.entries[index] == entry:
             return False  # nothing to correct
-        s.add(
-            EntryRow(
-                evening_id=ev.id,
-                seq=_next_seq(rows),
-                kind="correction",
-                supersedes=old.seq,
-                digital=old.digital,
-                request_id=request_id,
-                author=who,
-                **hand_fields(entry),
-            )
-        )
+        _append(s, ev.id, rows, "correction", old.seq, old.digital, request_id, who, entry)
         return True
 
     return _apply(
@@ -442,17 +469,7 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
         effective = replay(rows)
         if not effective:
             raise RuleError(N_("There is no hand to undo."), "nothing_to_undo")
-        s.add(
-            EntryRow(
-                evening_id=ev.id,
-                seq=_next_seq(rows),
-                kind="undo",
-                supersedes=effective[-1].seq,
-                digital=False,
-                request_id=request_id,
-                author=who,
-            )
-        )
+        _append(s, ev.id, rows, "undo", effective[-1].seq, False, request_id, who, None)
         return True
 
     return _apply(

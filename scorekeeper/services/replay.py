@@ -78,9 +78,21 @@ def replay(rows: Sequence[EntryRow]) -> list[EntryRow]:
     return effective
 
 
+_RULESETS: dict[tuple[int, str], RuleSet] = {}  # an evening's rule set never changes once stored
+_RULESETS_MAX = 4096
+
+
 def ruleset_of(evening: Evening) -> RuleSet:
-    """The rule set the evening is played with (its stored snapshot)."""
-    return RuleSet.from_dict(evening.ruleset)
+    """The rule set the evening is played with (its stored snapshot), parsed once per worker."""
+    key = (evening.id, evening.public_id)
+    found = _RULESETS.get(key) if key[0] is not None else None
+    if found is None:
+        found = RuleSet.from_dict(evening.ruleset)
+        if key[0] is not None:
+            if len(_RULESETS) >= _RULESETS_MAX:
+                _RULESETS.clear()
+            _RULESETS[key] = found
+    return found
 
 
 def build_slate(ruleset: RuleSet, first_dealer: int, rows: Sequence[EntryRow]) -> Slate:

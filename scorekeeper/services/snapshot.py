@@ -19,7 +19,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ..game.rulesets import RuleSet
@@ -130,12 +130,37 @@ class EveningSnapshot:
 
 
 # --- the queries ------------------------------------------------------------------------
+# Built once (their compiled form is cached; building a statement costs more than running it).
+_ENTRIES = select(EntryRow).where(EntryRow.evening_id == bindparam("evening_id")).order_by(EntryRow.seq)
+_CUTS = select(CutRow).where(CutRow.evening_id == bindparam("evening_id")).order_by(CutRow.id)
+_SEATED = (
+    select(Player.id, Player.name, Player.circle_id)
+    .join(Seat, Seat.player_id == Player.id)
+    .where(Seat.evening_id == bindparam("evening_id"))
+    .order_by(Seat.seat)
+)
+_INTO = aliased(Player)
+_NAMING = (
+    select(HousekeepingRow, _INTO.name)
+    .outerjoin(_INTO, _INTO.id == HousekeepingRow.into_id)
+    .where(HousekeepingRow.circle_id == bindparam("circle_id"), HousekeepingRow.kind != "delete_evening")
+)
+_OPEN_TABLE = (
+    select(DigitalTable.public_id, func.max(TableHand.number))
+    .outerjoin(TableHand, TableHand.table_id == DigitalTable.id)
+    .where(DigitalTable.evening_id == bindparam("evening_id"), DigitalTable.status == "open")
+    .group_by(DigitalTable.id)
+    .order_by(DigitalTable.id)
+    .limit(1)
+)
+
+
 def entry_rows(s: Session, evening_id: int) -> list[EntryRow]:
-    return list(s.execute(select(EntryRow).where(EntryRow.evening_id == evening_id).order_by(EntryRow.seq)).scalars())
+    return list(s.execute(_ENTRIES, {"evening_id": evening_id}).scalars())
 
 
 def cut_rows(s: Session, evening_id: int) -> list[CutRow]:
-    return list(s.execute(select(CutRow).where(CutRow.evening_id == evening_id).order_by(CutRow.id)).scalars())
+    return list(s.execute(_CUTS, {"evening_id": evening_id}).scalars())
 
 
 def seat_names(s: Session, evening_id: int) -> tuple[str, ...]:
@@ -146,20 +171,10 @@ def seat_names(s: Session, evening_id: int) -> tuple[str, ...]:
 
 def named_seats(s: Session, evening_id: int) -> tuple[tuple[str, ...], int]:
     """``seat_names``, and how many housekeeping events the names were folded from."""
-    seated = s.execute(
-        select(Player.id, Player.name, Player.circle_id)
-        .join(Seat, Seat.player_id == Player.id)
-        .where(Seat.evening_id == evening_id)
-        .order_by(Seat.seat)
-    ).all()
+    seated = s.execute(_SEATED, {"evening_id": evening_id}).all()
     if not seated:
         return (), 0
-    target = aliased(Player)
-    rows = s.execute(
-        select(HousekeepingRow, target.name)
-        .outerjoin(target, target.id == HousekeepingRow.into_id)
-        .where(HousekeepingRow.circle_id == seated[0].circle_id, HousekeepingRow.kind != "delete_evening")
-    ).all()
+    rows = s.execute(_NAMING, {"circle_id": seated[0].circle_id}).all()
     if not rows:
         return tuple(name for _id, name, _c in seated), 0
     players = {str(pid): name for pid, name, _c in seated}
@@ -183,14 +198,7 @@ def named_seats(s: Session, evening_id: int) -> tuple[tuple[str, ...], int]:
 
 def open_table_hand(s: Session, evening_id: int) -> tuple[str, int | None] | None:
     """(public id of the evening's open digital table, number of its latest hand), or None."""
-    row = s.execute(
-        select(DigitalTable.public_id, func.max(TableHand.number))
-        .outerjoin(TableHand, TableHand.table_id == DigitalTable.id)
-        .where(DigitalTable.evening_id == evening_id, DigitalTable.status == "open")
-        .group_by(DigitalTable.id)
-        .order_by(DigitalTable.id)
-        .limit(1)
-    ).first()
+    row = s.execute(_OPEN_TABLE, {"evening_id": evening_id}).first()
     return None if row is None else (row[0], row[1])
 
 
