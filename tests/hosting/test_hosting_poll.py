@@ -17,6 +17,7 @@ from sqlalchemy import event
 from werkzeug.test import Client
 
 from scorekeeper.extensions import db
+from scorekeeper.services.stamp import Prepared
 from scorekeeper.web.poll import FastPoll, release_of
 
 from .hosting_helpers import API, bearer, circle_tokens, csrf, hand, start_evening
@@ -36,21 +37,30 @@ def limited(app_factory: Callable[..., Flask], db_url: str, storage: dict[str, s
 
 @contextmanager
 def _statements(app: Flask) -> Iterator[list[str]]:
-    """The queries the app sends in the block, on its engine and on the fast layer's
-    (the transaction statements of SQLite's hooks left out)."""
+    """The queries the app sends in the block, on its engine and on the fast layer's (the
+    transaction statements of SQLite's hooks left out), and the fast layer's prepared statement,
+    which runs past SQLAlchemy's events."""
     seen: list[str] = []
 
     def note(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"):
             seen.append(statement)
 
+    run = Prepared.first
+
+    def prepared(self: Prepared, values: dict[str, Any]) -> Any:
+        seen.append(self.sql)
+        return run(self, values)
+
     with app.app_context():
         engines = {id(e): e for e in (db.engine, _fast(app).engine)}.values()
     for engine in engines:
         event.listen(engine, "before_cursor_execute", note)
+    Prepared.first = prepared  # type: ignore[method-assign]
     try:
         yield seen
     finally:
+        Prepared.first = run  # type: ignore[method-assign]
         for engine in engines:
             event.remove(engine, "before_cursor_execute", note)
 
@@ -297,3 +307,37 @@ def test_the_release_names_the_settings_a_page_is_written_with(app_factory: Call
         again = app.test_client()
         again.set_cookie("session", cookie.value)
         assert again.get(f"/c/{write}/e/{ev['id']}", headers={"If-None-Match": etag}).status_code == status
+
+
+def test_a_connection_that_fails_the_fast_statement_leaves_the_pool(
+    app_factory: Callable[..., Flask], db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fast statement runs on a pooled DBAPI connection past SQLAlchemy's execution layer: one
+    that fails (the server dropped it) is invalidated, the poll takes the full path, and the next
+    poll has a fresh connection."""
+    app = app_factory(db_url)
+    client = app.test_client()
+    write, _view = circle_tokens(client)
+    ev = start_evening(client, write)
+    poll = f"/c/{write}/e/{ev['id']}/version?v={ev['version']}"
+    engine = _fast(app).engine
+    invalidated: list[object] = []
+    event.listen(engine, "invalidate", lambda *args: invalidated.append(args))
+    raw = engine.raw_connection
+
+    def broken() -> Any:
+        conn = raw()
+        monkeypatch.setattr(engine, "raw_connection", raw)  # once
+
+        def cursor() -> Any:
+            raise OSError("server closed the connection")
+
+        monkeypatch.setattr(conn, "cursor", cursor, raising=False)
+        return conn
+
+    monkeypatch.setattr(engine, "raw_connection", broken)
+    assert client.get(poll).status_code == 204  # the full path answered it
+    assert invalidated
+    with _statements(app) as seen:
+        assert client.get(poll).status_code == 204
+    assert len(seen) == 1, seen  # the fast path again, on a fresh connection
