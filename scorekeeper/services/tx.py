@@ -161,12 +161,15 @@ _OUTCOME = "scorekeeper.write_outcome"
 
 
 @contextmanager
-def write() -> Iterator[Session]:
+def write(*, keep: bool = False) -> Iterator[Session]:
     """A write transaction: commits on success, rolls back on any exception.
 
     A transaction the caller (a view) left open for reading is rolled back first
     (its objects are expired and reload fresh), so the write starts with the lock.
-    Its outcome is noted on the session (``outcome()``).
+    Its outcome is noted on the session (``outcome()``). ``keep``: the objects keep after the
+    COMMIT what the transaction read and wrote under the lock, which is what it committed (an
+    evening's change: its answer is read without loading the evening again); only for writes
+    whose values come back from the database as they were given.
     """
     s = db.session()
     if s.in_transaction():
@@ -186,7 +189,11 @@ def write() -> Iterator[Session]:
                 s.rollback()
             raise
         try:
-            s.commit()
+            s.expire_on_commit = not keep
+            try:
+                s.commit()
+            finally:
+                s.expire_on_commit = True
         except BaseException:
             s.info[_OUTCOME] = UNKNOWN
             with suppress(Exception):
