@@ -29,13 +29,15 @@ Figures (each with its ratio to the bare route measured in the same run):
   then four phones on one evening, where a 409 is retried with the version of the fresh slate
   and not counted;
 - ``tables``: open loop. A table is four phones; each loads the slate page on joining, then polls
-  the version every 2 s (+-10 %); every 60 s (at a random offset) one phone of the table records
-  a hand and the other three fetch the live fragment (their next poll names the old version).
-  Requests are sent on schedule; a latency runs from the scheduled time. Tables step up from 100
-  by 50; each step is a 30 s window over which the new tables' phones arrive (their page loads
-  are in the window, with every poll, fragment and write of all tables); ``tables`` is the largest
-  count whose window kept the p95 over all its requests below 200 ms. It stops at the first
-  window that did not, at ``--max-tables``, or when the time budget (10 minutes in all) runs out;
+  the version every 2 s (+-10 %); every 60 s one phone of the table records a hand (the first
+  within a minute of that phone joining) and the other three fetch the live fragment (their next
+  poll names the old version). Requests are sent on schedule; a latency runs from the scheduled
+  time. A step-up load as Locust's step load runs it: 100 tables, then 50 more each step; the
+  tables of earlier steps keep playing, and the new tables' phones join at random moments of the
+  step's 30 s window. Each window measures every request scheduled in it (the joins, and the polls,
+  fragments and hands of all tables); ``tables`` is the largest count whose window kept the p95 over
+  all its requests below 200 ms. It stops at the first window that did not, at ``--max-tables``, or
+  when the time budget (10 minutes in all) runs out. Every window is printed (the steps);
 - ``history_sql``: the SQL statements of the circle page of a circle with 100 ended evenings
   (in process, through Flask's test client, in a worker that has not seen the circle).
 
@@ -63,6 +65,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,6 +80,7 @@ from scorekeeper.app import create_app  # noqa: E402
 from scorekeeper.game.rulesets import Variant, default_ruleset  # noqa: E402
 from scorekeeper.history.sample import sample_circle  # noqa: E402
 from scorekeeper.services import circles, evenings, memory  # noqa: E402
+from scorekeeper.web.page_cache import cache_of  # noqa: E402
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
 BUDGET_S = 570.0  # the whole run stays inside 10 minutes
@@ -309,25 +313,46 @@ def hand_body(k: int, version: int, request_id: str) -> bytes:
     return json.dumps(body).encode()
 
 
-def prepare(url: str, n_tables: int) -> tuple[list[Table], int]:
-    """The tables (one circle and one evening each) and the statements of the circle page of a
-    circle with 100 ended evenings, in a worker that has not seen it yet."""
+def prepare(url: str, n_tables: int) -> tuple[list[Table], int, tuple[float, float]]:
+    """The tables (one circle and one evening each, written through the services, by four threads
+    on PostgreSQL), the statements of the circle page of a circle with 100 ended evenings in a
+    worker that has not seen it yet, and a slate page's CPU time in process (drawn, and kept)."""
     app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False})
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    tables: list[Table] = []
     with app.app_context():
         flask_migrate.upgrade()
-        for i in range(n_tables):
+
+    def table(i: int) -> Table:
+        with app.app_context():
             circle, write, _view = circles.create_circle(f"Table {i}")
             names = [f"P{i}-{s}" for s in range(4)]
             ev = evenings.start_evening(circle, ruleset=RULESET, player_names=names, first_dealer=0, request_id=f"s{i}")
-            tables.append(Table(write, ev.public_id))
+            return Table(write, ev.public_id)
+
+    threads = 1 if url.startswith("sqlite") else 4  # SQLite writes one at a time anyway
+    with ThreadPoolExecutor(threads) as pool:
+        tables = list(pool.map(table, range(n_tables)))
+    with app.app_context():
         write, _view = store_record(sample_circle(2026, evenings=100, paper_rate=0.0))
         client = app.test_client()
         memory.forget()  # a worker that has not seen the circle: everything is read
         with counted() as seen:
             assert client.get(f"/c/{write}").status_code == 200
-    return tables, len(seen)
+        page = page_path(tables[0])
+        drawn = _cpu_ms(lambda: client.get(page), lambda: cache_of(app).clear())  # type: ignore[union-attr]
+        kept = _cpu_ms(lambda: client.get(page), lambda: None)
+    return tables, len(seen), (drawn, kept)
+
+
+def _cpu_ms(ask: Callable[[], object], before: Callable[[], None], n: int = 40) -> float:
+    """The median CPU time of ``ask`` in milliseconds (``before`` runs first, untimed)."""
+    times = []
+    for _ in range(n):
+        before()
+        t0 = time.process_time()
+        ask()
+        times.append((time.process_time() - t0) * 1000)
+    return statistics.median(times)
 
 
 # ---------------------------------------------------------------- the phases
@@ -519,9 +544,11 @@ async def tables_phase(
             print(f"  {count + step} tables: no time left in the budget", flush=True)
             break
         for k in range(count, count + step):
+            joins = [now + random.uniform(0, join_s) for _seat in range(4)]
             for seat in range(4):
-                tasks.append(asyncio.ensure_future(phone(k, seat, now + random.uniform(0, join_s))))
-            tasks.append(asyncio.ensure_future(writer(k, now + join_s + random.uniform(0, 60))))
+                tasks.append(asyncio.ensure_future(phone(k, seat, joins[seat])))
+            # the table's first hand within a minute of the writing phone joining, then one a minute
+            tasks.append(asyncio.ensure_future(writer(k, joins[0] + random.uniform(1, 60))))
         count += step
         step = then
         window = Window(start=now, end=now + window_s)  # the joins are part of the window
@@ -565,11 +592,12 @@ def main() -> None:
             os.sched_setaffinity(0, {cpus[-1]})  # the load generator on its own core (taskset)
     with tempfile.TemporaryDirectory() as tmp_name, database(args.db, Path(tmp_name)) as url:
         tmp = Path(tmp_name)
-        tables, history_sql = prepare(url, n_tables + writers + 1)
+        tables, history_sql, (drawn_ms, kept_ms) = prepare(url, n_tables + writers + 1)
         play, write_tables, shared = tables[:n_tables], tables[n_tables : n_tables + writers], tables[-1]
         print(
             f"{args.db}: {len(tables)} evenings written in {time.perf_counter() - started:.0f} s; "
-            f"circle page of 100 ended evenings: {history_sql} statements"
+            f"circle page of 100 ended evenings: {history_sql} statements; a slate page in process: "
+            f"{drawn_ms:.1f} ms CPU drawn, {kept_ms:.1f} ms kept"
         )
         env = {
             "DATABASE_URL": url,
