@@ -280,3 +280,20 @@ def test_two_phones_reading_a_new_version_at_once_show_the_same_figures(app: Fla
     assert results[0] == results[1] == results[2]
     with app.app_context():
         assert len(_stored_rows(evening_id)) == 1
+
+
+def test_a_circle_without_an_ended_evening_reads_no_memory(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table's first slate page simulates its evening's outlook: a circle that has not ended
+    an evening yet has no history, known from one small statement (not the circle's whole memory)."""
+    with app.app_context():
+        write, ev = _evening(Variant.TEAMS, 2)
+        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        svc.forget()
+
+        def no(*_args: Any) -> Any:
+            raise AssertionError("the memory was read")
+
+        monkeypatch.setattr(memory, "memory_of", no)
+        with counted() as seen:
+            history = svc.circle_history(_circle(write), snap)
+        assert history == ({}, 0) and len(seen) == 3, seen  # the circle, its fingerprint, "any ended?"
