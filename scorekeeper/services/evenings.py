@@ -19,9 +19,10 @@ import secrets
 from collections.abc import Callable, Collection, Sequence
 from typing import cast
 
-from sqlalchemy import Table, bindparam, insert, select
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
@@ -110,6 +111,11 @@ _SEEN = select(AppliedRequest.digest, AppliedRequest.action).where(
 )
 _APPLIED = insert(cast(Table, AppliedRequest.__table__))  # Core: no unit of work for an append
 _ENTRY = insert(cast(Table, EntryRow.__table__))
+_BUMP = (
+    update(cast(Table, Evening.__table__))
+    .where(cast(Table, Evening.__table__).c.id == bindparam("evening_id"))
+    .values(version=bindparam("version"))
+)
 _LOCK = (
     select(Evening)
     .where(Evening.id == bindparam("evening_id"))
@@ -331,9 +337,11 @@ def _apply(
                 raise StaleVersion(ev.version)
             if not ev.is_open and not ended_ok:
                 raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
+            made = before
             if change(s, ev):
-                ev.version += 1
-            made = ev.version
+                made = before + 1  # one UPDATE, no unit of work (the object keeps it as committed)
+                s.execute(_BUMP, {"evening_id": evening_id, "version": made})
+                set_committed_value(ev, "version", made)
             s.execute(
                 _APPLIED,
                 {
