@@ -56,23 +56,35 @@ def _action_form(version: int) -> ActionForm:
     return ActionForm(formdata=None, data={"expected_version": version, "request_id": new_request_id()})
 
 
-def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
-    """Everything the slate page and its live fragment show, from the evening's snapshot."""
-    ruleset, names, slate = snap.ruleset, list(snap.names), snap.slate
+def _live_context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
+    """What the live fragment shows (slate/_live.html; a test holds it to every name the
+    fragment's templates use), from the evening's snapshot."""
     ended = not snap.is_open
     return {
         "token": token,
-        "circle": circle,
         "evening": snap,
         "can_write": can_write and not ended,
+        "ended": ended,
+        "view": build_slate_view(snap),
+        "outlook_view": build_outlook_view(snap, outlook_svc.outlook_of(snap, circle)),
+        "outlook_toggle": can_write,  # a setting of the evening, not of its slate: also once ended
+        "button": ButtonForm(formdata=None),
+        "open_by_row": {r["key"]: r["open"] for r in row_options(snap.ruleset, snap.slate)},
+        "rules": rule_snapshot(snap),
+    }
+
+
+def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
+    """Everything the slate page shows: the live fragment's and the rest, from the evening's snapshot."""
+    ruleset, names, slate = snap.ruleset, list(snap.names), snap.slate
+    ended = not snap.is_open
+    return {
+        **_live_context(token, circle, can_write, snap),
+        "circle": circle,
         "may_reopen": can_write and ended,
         "ruleset": ruleset,
         "names": names,
         "slate": slate,
-        "view": build_slate_view(snap),
-        "outlook_view": build_outlook_view(snap, outlook_svc.outlook_of(snap, circle)),
-        "outlook_toggle": can_write,  # a setting of the evening, not of its slate: also once ended
-        "ended": ended,
         "pending": snap.pending,
         "row_names": row_labels(ruleset),
         "cut_forms": [
@@ -96,11 +108,8 @@ def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot)
             for item in snap.corrections
         ],
         "action_form": _action_form(snap.version),
-        "button": ButtonForm(formdata=None),
-        "open_by_row": {r["key"]: r["open"] for r in row_options(ruleset, slate)},
         # The picture in the page's language, also where the link is shared (?lang= wins over everything).
         "png_url": url_for("picture.slate_png", token=token, evening_id=snap.public_id, lang=current_language()),
-        "rules": rule_snapshot(snap),
         "offline_evening": _offline_evening(token, snap, can_write and not ended),
         "last_hand": _last_hand(snap),
         "form_messages": [],
@@ -194,7 +203,7 @@ def version(token: str, evening_id: str) -> Page:
         return kept, 200
     snap = svc.load_snapshot(evening_or_404(circle, evening_id))
     with page_cache.drawing() as drawing:
-        text = render_template("slate/_live.html", **_context(token, circle, can_write, snap))
+        text = render_template("slate/_live.html", **_live_context(token, circle, can_write, snap))
     page_cache.keep(drawing, "live", token, snap, can_write, text)
     return text, 200
 
