@@ -52,6 +52,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import heapq
 import json
 import logging
 import os
@@ -123,13 +124,29 @@ class Conn:
                     raise
         raise AssertionError("unreachable")  # pragma: no cover
 
+    async def raw(self, request: bytes) -> tuple[int, bytes]:
+        """``request`` (its bytes as sent) on this connection; reconnects once, as ``request``."""
+        for attempt in (0, 1):
+            if self.writer is None:
+                await self.open()
+            try:
+                return await self._exchange(request)
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.close()
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
     async def _send(self, method: str, path: str, headers: dict[str, str], body: bytes) -> tuple[int, bytes]:
-        assert self.reader is not None and self.writer is not None
         lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
         lines += [f"{k}: {v}" for k, v in headers.items()]
         if body:
             lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
-        self.writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        return await self._exchange(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+
+    async def _exchange(self, request: bytes) -> tuple[int, bytes]:
+        assert self.reader is not None and self.writer is not None
+        self.writer.write(request)
         head = await self.reader.readuntil(b"\r\n\r\n")
         status = int(head[9:12])
         low = head.lower()
@@ -149,26 +166,6 @@ class Conn:
         if b"connection: close" in low:
             self.close()
         return status, head + data
-
-
-class Pool:
-    """Keep-alive connections shared by many simulated phones (a phone waits for a free one)."""
-
-    def __init__(self, port: int, size: int) -> None:
-        self.free: asyncio.Queue[Conn] = asyncio.Queue()
-        for _ in range(size):
-            self.free.put_nowait(Conn(port))
-
-    async def request(self, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> tuple[int, bytes]:
-        conn = await self.free.get()
-        try:
-            return await conn.request(method, path, headers, body)
-        finally:
-            self.free.put_nowait(conn)
-
-    def close(self) -> None:
-        while not self.free.empty():
-            self.free.get_nowait().close()
 
 
 def address(i: int) -> str:
@@ -467,74 +464,113 @@ class Window:
     start: float = 0.0
     end: float = 0.0
 
-    def note(self, t_sched: float, method: str, status: int, ms: float) -> None:
+    def note(self, t_sched: float, write: bool, status: int, ms: float) -> None:
         if self.start <= t_sched < self.end:
             self.latencies.append(ms)
             self.statuses[status] = self.statuses.get(status, 0) + 1
-            kind = "write" if method == "POST" else "poll 204" if status == 204 else f"answer {status}"
+            kind = "write" if write else "poll 204" if status == 204 else f"answer {status}"
             self.by_kind.setdefault(kind, []).append(ms)
 
     def kinds(self) -> str:
         return "; ".join(f"{k} x{len(v)} p95 {p95(v):.0f} ms" for k, v in sorted(self.by_kind.items()))
 
 
+Done = Callable[[int, bytes], None]
+
+
+class Scheduler:
+    """The open-loop client of ``tables``: one heap of timed events (a phone joins, polls, a table
+    writes) and one task per connection taking requests as they fall due, first come first served.
+    A request's latency runs from its scheduled time (a queue at the connections counts). No task
+    or timer per request: the client stays a small part of the machine (its CPU per request is
+    printed) while thousands of phones poll."""
+
+    def __init__(self, port: int, connections: int) -> None:
+        self.conns = [Conn(port) for _ in range(connections)]
+        self.heap: list[tuple[float, int, Callable[[], None]]] = []
+        self.ready: asyncio.Queue[tuple[float, bytes, Done]] = asyncio.Queue()
+        self.window = Window()
+        self.count = 0
+        self.stop = False
+
+    def at(self, when: float, action: Callable[[], None]) -> None:
+        self.count += 1
+        heapq.heappush(self.heap, (when, self.count, action))
+
+    def send(self, t_sched: float, raw: bytes, done: Done) -> None:
+        self.ready.put_nowait((t_sched, raw, done))
+
+    async def run(self) -> None:
+        workers = [asyncio.ensure_future(self._connection(conn)) for conn in self.conns]
+        try:
+            while not self.stop:
+                now = time.perf_counter()
+                while self.heap and self.heap[0][0] <= now:
+                    heapq.heappop(self.heap)[2]()
+                delay = self.heap[0][0] - now if self.heap else 0.01
+                await asyncio.sleep(min(max(delay, 0.0), 0.01))
+        finally:
+            for task in workers:
+                task.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+            for conn in self.conns:
+                conn.close()
+
+    async def _connection(self, conn: Conn) -> None:
+        while True:
+            t_sched, raw, done = await self.ready.get()
+            status, data = await conn.raw(raw)
+            self.window.note(t_sched, raw[:4] == b"POST", status, (time.perf_counter() - t_sched) * 1000)
+            done(status, data)
+
+
 async def tables_phase(
     port: int, tables: list[Table], *, steps: tuple[int, int], window_s: float, join_s: float, deadline: float
 ) -> int:
     """Step the open-loop table simulation up; the largest count whose window's p95 < 200 ms."""
-    pool = Pool(port, 96)
     versions: dict[str, int] = {t.evening: await version_of(port, t) for t in tables}
     seen: dict[int, int] = {}  # phone -> the version it shows
-    window = Window()
-    stop = False
-    tasks: list[asyncio.Task[None]] = []
-    in_flight: set[asyncio.Future[bytes]] = set()
+    run = Scheduler(port, 96)
 
-    async def send(t_sched: float, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> bytes:
-        status, data = await pool.request(method, path, headers, body)
-        window.note(t_sched, method, status, (time.perf_counter() - t_sched) * 1000)
-        return data
+    def get(path: str, phone: int) -> bytes:
+        return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: {address(phone)}\r\n\r\n".encode()
 
-    async def phone(k: int, seat: int, join_at: float) -> None:
+    def join(k: int, seat: int, at: float) -> None:
+        t, i = tables[k], k * 4 + seat
+
+        def joined(_status: int, _data: bytes) -> None:
+            seen[i] = versions[t.evening]
+            run.at(at + random.uniform(1.8, 2.2), lambda: poll(k, i, at + random.uniform(1.8, 2.2)))
+
+        run.send(at, get(page_path(t), i), joined)
+
+    def poll(k: int, i: int, due: float) -> None:
         t = tables[k]
-        i = k * 4 + seat
-        headers = {"X-Forwarded-For": address(i)}
-        await asyncio.sleep(max(0.0, join_at - time.perf_counter()))
-        await send(join_at, "GET", page_path(t), headers)
-        seen[i] = versions[t.evening]
-        next_poll = join_at + random.uniform(1.8, 2.2)
-        while not stop:
-            await asyncio.sleep(max(0.0, next_poll - time.perf_counter()))
-            sched = next_poll
-            next_poll += random.uniform(1.8, 2.2)
-            path = f"{page_path(t)}/version?v={seen[i]}&o=0"
-            pending = asyncio.ensure_future(send(sched, "GET", path, headers))
-            in_flight.add(pending)  # asyncio keeps only a weak reference to a task
-            pending.add_done_callback(in_flight.discard)
-            seen[i] = versions[t.evening]  # a changed version brings the fragment: the phone shows it
+        run.send(due, get(f"{page_path(t)}/version?v={seen[i]}&o=0", i), _ignore)
+        seen[i] = versions[t.evening]  # a changed version brings the fragment: the phone shows it
+        after = due + random.uniform(1.8, 2.2)
+        run.at(after, lambda: poll(k, i, after))
 
-    async def writer(k: int, first_at: float) -> None:
+    def write(k: int, due: float) -> None:
         t = tables[k]
-        at = first_at
-        while not stop:
-            await asyncio.sleep(max(0.0, at - time.perf_counter()))
-            if stop:
-                return
-            rid = f"t{k}-{t.hands}-{random.getrandbits(40)}"
-            data = await send(
-                at,
-                "POST",
-                f"/api/v1/evenings/{t.evening}/hands",
-                _auth(t, k * 4),
-                hand_body(t.hands, versions[t.evening], rid),
-            )
+        rid = f"t{k}-{t.hands}-{random.getrandbits(40)}"
+        body = hand_body(t.hands, versions[t.evening], rid)
+        head = [f"POST /api/v1/evenings/{t.evening}/hands HTTP/1.1", "Host: 127.0.0.1"]
+        head += [f"{name}: {value}" for name, value in _auth(t, k * 4).items()]
+        head += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+        raw = ("\r\n".join(head) + "\r\n\r\n").encode() + body
+
+        def written(_status: int, data: bytes) -> None:
             found = re.search(rb'"version": *(\d+)', data)
             if found:
                 versions[t.evening] = int(found.group(1))
                 seen[k * 4] = versions[t.evening]
             t.hands += 1
-            at += 60.0
 
+        run.send(due, raw, written)
+        run.at(due + 60.0, lambda: write(k, due + 60.0))
+
+    driver = asyncio.ensure_future(run.run())
     best = 0
     count = 0
     step, then = steps
@@ -545,13 +581,14 @@ async def tables_phase(
             break
         for k in range(count, count + step):
             joins = [now + random.uniform(0, join_s) for _seat in range(4)]
-            for seat in range(4):
-                tasks.append(asyncio.ensure_future(phone(k, seat, joins[seat])))
+            for seat, at in enumerate(joins):
+                run.at(at, lambda k=k, seat=seat, at=at: join(k, seat, at))  # type: ignore[misc]
             # the table's first hand within a minute of the writing phone joining, then one a minute
-            tasks.append(asyncio.ensure_future(writer(k, joins[0] + random.uniform(1, 60))))
+            first = joins[0] + random.uniform(1, 60)
+            run.at(first, lambda k=k, first=first: write(k, first))  # type: ignore[misc]
         count += step
         step = then
-        window = Window(start=now, end=now + window_s)  # the joins are part of the window
+        run.window = window = Window(start=now, end=now + window_s)  # the joins are part of the window
         cpu0 = time.process_time()
         await asyncio.sleep(window_s + 0.5)  # and the window's last answers
         n = len(window.latencies)
@@ -565,12 +602,13 @@ async def tables_phase(
         if worst >= P95_LIMIT_MS:
             break
         best = count
-    stop = True
-    for task in [*tasks, *in_flight]:
-        task.cancel()
-    await asyncio.gather(*tasks, *in_flight, return_exceptions=True)
-    pool.close()
+    run.stop = True
+    await driver
     return best
+
+
+def _ignore(_status: int, _data: bytes) -> None:
+    return None
 
 
 async def warm_up(port: int, tables: list[Table]) -> None:
