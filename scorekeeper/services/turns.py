@@ -1,7 +1,8 @@
 """Whose turn it is to write an evening, within one worker (issue 15).
 
-Phones that write the same evening at the same moment take turns in the order they came, one at a
-time per worker, before the database's lock (SQLite's writers' queue, PostgreSQL's row lock). The
+Phones that write the same evening at the same moment take turns, one at a time per worker, the
+next turn drawn among those waiting (they retried at the same moment, in an order that says nothing
+about them), before the database's lock (SQLite's writers' queue, PostgreSQL's row lock). The
 worker notes the evening's version each write read under the lock and each write committed; a
 write still waiting for its turn that asked for an older version could never pass the version
 check, so it leaves the queue at once with that version (``Superseded``), as early as the phone
@@ -16,6 +17,7 @@ as the repeat it is) and lets a queued offline hand (``queued_after``) wait for 
 
 from __future__ import annotations
 
+import random
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -37,6 +39,7 @@ class _Evening:
     cond: threading.Condition = field(default_factory=threading.Condition)
     queue: deque[object] = field(default_factory=deque)
     held: bool = False
+    chosen: object | None = None  # the waiter whose turn is next (drawn when the last one ended)
     version: int | None = None  # the latest this worker saw (read under the lock or committed)
     users: int = 0
 
@@ -68,13 +71,26 @@ def _wait(ev: _Evening, expected_version: int, may_leave: bool) -> None:
         while True:
             if may_leave and ev.version is not None and ev.version > expected_version:
                 ev.queue.remove(me)
-                ev.cond.notify_all()  # the next in line may be first now
+                if ev.chosen is me:
+                    ev.chosen = _draw(ev)
+                ev.cond.notify_all()  # another may be next now
                 raise Superseded(ev.version)
-            if not ev.held and ev.queue[0] is me:
+            if not ev.held and ev.chosen in (None, me):
                 break
             ev.cond.wait()
-        ev.queue.popleft()
+        ev.queue.remove(me)
+        ev.chosen = None
         ev.held = True
+
+
+def _draw(ev: _Evening) -> object | None:
+    """The next turn among those waiting, drawn: phones that retried on the fresh slate at the same
+    moment come in an order that says nothing about them (first come would let the same one win
+    every time)."""
+    return _RANDOM.choice(ev.queue) if ev.queue else None
+
+
+_RANDOM = random.Random()
 
 
 def _seen(ev: _Evening, version: int) -> None:
@@ -96,6 +112,7 @@ def turn(evening_id: int, expected_version: int, *, may_leave: bool = True) -> I
         finally:
             with ev.cond:
                 ev.held = False
+                ev.chosen = _draw(ev)
                 ev.cond.notify_all()
     finally:
         _leave(evening_id, ev)

@@ -114,3 +114,27 @@ def test_only_a_plain_write_leaves_early(app: Flask, queued: bool) -> None:
     # nothing was committed at version + 1 here, so the queued hand (at its turn) is written
     assert isinstance(answer, StaleVersion) != queued
     assert len(calls) == (1 if queued else 0)
+
+
+def test_the_next_turn_is_drawn_among_those_waiting() -> None:
+    """Phones that retried on the fresh slate at the same moment queue in an order that says nothing
+    about them (a client's event loop, a worker's threads): first come would let the same one win
+    every round. The next turn is drawn among the waiters."""
+    firsts: set[str] = set()
+    for _ in range(30):
+        order: list[str] = []
+
+        def waiter(name: str, order: list[str] = order) -> None:
+            with turns.turn(1, 0, may_leave=False):
+                order.append(name)
+
+        with turns.turn(1, 0, may_leave=False):
+            threads = [threading.Thread(target=waiter, args=(name,)) for name in ("a", "b", "c")]
+            for t in threads:
+                t.start()
+                time.sleep(0.01)  # each queues before the next: a, b, c
+        for t in threads:
+            t.join(5)
+        assert sorted(order) == ["a", "b", "c"]
+        firsts.add(order[0])
+    assert len(firsts) > 1, firsts
