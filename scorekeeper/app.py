@@ -17,6 +17,7 @@ from flask import Flask
 from . import api, faults, hosting, limits, ops, web
 from . import config as cfg
 from .extensions import babel, compress, csrf, db, migrate, select_locale
+from .web import poll as web_poll
 
 
 def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: str | None = None) -> Flask:
@@ -59,6 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     web.register(app)
     api.register(app)
     limits.init_app(app)  # by endpoint, so after every part is registered
+    web_poll.install(app)  # the unchanged poll's 204 before the request cycle (inside ProxyFix)
     return app
 
 

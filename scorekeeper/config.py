@@ -68,6 +68,8 @@ def defaults(instance_path: str) -> dict[str, Any]:
         # The computers' level at the digital table when the organiser picks none (bots.LEVELS).
         "TABLE_COMPUTER_LEVEL": "normal",
         "JSON_SORT_KEYS": False,
+        # Slate pages and live fragments kept per worker once drawn (web/page_cache.py); 0: none.
+        "PAGE_CACHE_ENTRIES": 512,
         # Hosting (see scorekeeper/hosting.py and docs/DEPLOY.md).
         "PUBLIC_URL": "",  # https://jass.example.ch: every link and QR code is built from it
         "LAN_URL": "",  # set by `make run`: links for a request to 127.0.0.1 point at the LAN address

@@ -8,6 +8,9 @@ values are there and have the right type. Every form carries the CSRF token.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import Decimal
 from typing import Any
 
@@ -59,8 +62,28 @@ QUEUED_AFTER_TEXT_MAX = QUEUED_AFTER_MAX * (REQUEST_ID_LEN + 1)
 POINTS_MESSAGE = _l("Points are whole numbers from 0 to 157.")
 
 
+_ISSUED: ContextVar[list[str] | None] = ContextVar("scorekeeper_issued_request_ids", default=None)
+
+
 def new_request_id() -> str:
-    return uuid.uuid4().hex
+    """A fresh request id for a form (a double tap of it records once)."""
+    rid = uuid.uuid4().hex
+    issued = _ISSUED.get()
+    if issued is not None:
+        issued.append(rid)
+    return rid
+
+
+@contextmanager
+def issued_request_ids() -> Iterator[list[str]]:
+    """The request ids ``new_request_id`` hands out inside the block, in order (a kept page puts
+    fresh ones in their places: ``web.page_cache``)."""
+    issued: list[str] = []
+    token = _ISSUED.set(issued)
+    try:
+        yield issued
+    finally:
+        _ISSUED.reset(token)
 
 
 def renew_request_id(form: Any) -> None:

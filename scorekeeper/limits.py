@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from flask import Flask, current_app, g, has_request_context, jsonify, render_template, request
@@ -31,6 +32,7 @@ from flask_babel import format_timedelta
 from flask_babel import lazy_gettext as _l
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse
 from werkzeug.exceptions import TooManyRequests
 from werkzeug.routing import Rule
 from werkzeug.wrappers import Response
@@ -126,6 +128,26 @@ def init_app(app: Flask) -> None:
         for kind in sorted(kinds):
             view = decorators[kind](view)
         app.view_functions[endpoint] = view
+
+
+@lru_cache(maxsize=8)
+def _parsed(limit: str) -> RateLimitItem:
+    return parse(limit)
+
+
+def wrong_tokens_exhausted(app: Flask, address: str) -> bool:
+    """Whether ``address`` used up its wrong-token limit (every request with a token is refused
+    then): the same question Flask-Limiter asks, for a path that answers before it (web/poll.py).
+    A storage that cannot answer counts as exhausted: the full path then decides."""
+    limiter = limiter_of(app)
+    if limiter is None:
+        return False
+    prefix = app.config.get("RATELIMIT_KEY_PREFIX")
+    keys = [prefix, address, WRONG_TOKENS] if prefix else [address, WRONG_TOKENS]
+    try:
+        return not limiter.limiter.test(_parsed(str(app.config["LIMIT_WRONG_TOKENS"])), *keys)
+    except Exception:  # noqa: BLE001 - the full request path handles a failing storage
+        return True
 
 
 def _retry_after() -> int:

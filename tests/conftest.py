@@ -68,6 +68,9 @@ def dispose(app: Flask) -> None:
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+    fast = app.extensions.get("scorekeeper.fast_poll")
+    if fast is not None:
+        fast.engine.dispose()  # on PostgreSQL the fast poll has an engine of its own
 
 
 def migrate_to(url: str, revision: str = "head", *, down: bool = False) -> None:

@@ -21,8 +21,6 @@ The API never imports the pages (``web``); shared words come from ``present``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Flask, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
@@ -68,12 +66,11 @@ def _rule_error(err: RuleError) -> Response:
     if evening is None:
         return rule_error_response(err)
     ruleset = svc.ruleset_of(evening)
-    names = list(svc.names_of(evening))
-    extra: dict[str, Any] = {}
     if isinstance(err, StaleVersion):  # the fresh slate, read after the failed write rolled back
         fresh = svc.load_snapshot(svc.get_evening(g.api_circle, g.api_evening_id))
         extra = {"version": fresh.version, "slate": slate_dict(fresh)}
-    return rule_error_response(err, ruleset, names, extra)
+        return rule_error_response(err, ruleset, list(fresh.names), extra)
+    return rule_error_response(err, ruleset, list(svc.names_of(evening)), {})
 
 
 def _http_error(exc: HTTPException) -> Response:

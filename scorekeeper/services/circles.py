@@ -10,7 +10,7 @@ import hashlib
 import hmac
 import secrets
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from ..game.errors import N_, RuleError
@@ -65,15 +65,17 @@ def create_circle(name: str) -> tuple[Circle, str, str]:
     return circle, write_token, view_token
 
 
+_BY_TOKEN = select(Circle).where(
+    or_(Circle.write_token_hash == bindparam("digest"), Circle.view_token_hash == bindparam("digest"))
+)  # built once: building a statement costs more than running it
+
+
 def open_circle(token: str) -> tuple[Circle, bool]:
     """The circle a link opens, and whether the link may write. Raises NotFound."""
     if not token or len(token) > 128:
         raise NotFound(N_("This link does not open any circle."), "circle_not_found")
     digest = hash_token(token)
-    s = tx.session()
-    circle = s.execute(
-        select(Circle).where(or_(Circle.write_token_hash == digest, Circle.view_token_hash == digest))
-    ).scalar_one_or_none()
+    circle = tx.session().execute(_BY_TOKEN, {"digest": digest}).scalar_one_or_none()
     if circle is None:
         token_refused.send("circle")
         raise NotFound(N_("This link does not open any circle."), "circle_not_found")

@@ -17,10 +17,12 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Collection, Sequence
+from typing import cast
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
@@ -40,10 +42,11 @@ from ..models import (
 from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
 from ..scoring.payouts import Payout
 from ..scoring.slate import Slate, verify_entry
-from . import housekeeping, tx
+from . import housekeeping, snapshot, turns, tx
 from .circles import PLAYER_NAME_MAX, clean_name, get_or_create_player
 from .errors import NotFound, StaleVersion
 from .replay import (
+    EntryRecord,
     LogItem,
     audit_trail,
     build_slate,
@@ -99,11 +102,33 @@ def _well_formed(public_id: str) -> str:
     return public_id
 
 
+# Built once (building a statement costs more than running it).
+_OF_CIRCLE = select(Evening).where(
+    Evening.public_id == bindparam("public_id"), Evening.circle_id == bindparam("circle_id")
+)
+_SEEN = select(AppliedRequest.digest, AppliedRequest.action).where(
+    AppliedRequest.evening_id == bindparam("evening_id"), AppliedRequest.request_id == bindparam("request_id")
+)
+_APPLIED = insert(cast(Table, AppliedRequest.__table__))  # Core: no unit of work for an append
+_ENTRY = insert(cast(Table, EntryRow.__table__))
+_BUMP = (
+    update(cast(Table, Evening.__table__))
+    .where(cast(Table, Evening.__table__).c.id == bindparam("evening_id"))
+    .values(version=bindparam("version"))
+)
+_LOCK = (
+    select(Evening)
+    .where(Evening.id == bindparam("evening_id"))
+    .with_for_update()
+    .execution_options(populate_existing=True)
+)
+
+
 def get_evening(circle: Circle, public_id: str) -> Evening:
     """The circle's evening with that public id; raises NotFound."""
     ev = (
         tx.session()
-        .execute(select(Evening).where(Evening.public_id == _well_formed(public_id), Evening.circle_id == circle.id))
+        .execute(_OF_CIRCLE, {"public_id": _well_formed(public_id), "circle_id": circle.id})
         .scalar_one_or_none()
     )
     if ev is None:
@@ -112,7 +137,7 @@ def get_evening(circle: Circle, public_id: str) -> Evening:
 
 
 def _slate(s: Session, evening: Evening) -> Slate:
-    return build_slate(ruleset_of(evening), evening.first_dealer, entry_rows(s, evening.id))
+    return build_slate(ruleset_of(evening), evening.first_dealer, entry_rows(s, evening))
 
 
 def load_slate(evening: Evening) -> Slate:
@@ -141,13 +166,13 @@ def version_of(circle: Circle, public_id: str) -> int:
 
 def entry_log(evening: Evening) -> list[LogItem]:
     """The audit trail: every hand, correction (old and new value) and undo, with its time."""
-    return audit_trail(entry_rows(tx.session(), evening.id))
+    return audit_trail(entry_rows(tx.session(), evening))
 
 
 def cuts_and_pending(evening: Evening, slate: Slate | None = None) -> tuple[list[Cut], list[Tie]]:
     """(recorded cuts that decide a current tie; ties still waiting for a cut)."""
     s = tx.session()
-    return effective_cuts(slate or _slate(s, evening), cut_rows(s, evening.id))
+    return effective_cuts(slate or _slate(s, evening), cut_rows(s, evening))
 
 
 def result(evening: Evening, slate: Slate | None = None) -> tuple[Result, Payout] | None:
@@ -156,7 +181,7 @@ def result(evening: Evening, slate: Slate | None = None) -> tuple[Result, Payout
     ``slate``: the evening's slate if the caller already loaded it."""
     s = tx.session()
     slate = slate or _slate(s, evening)
-    outcome = decide(ruleset_of(evening), slate, cut_rows(s, evening.id), is_open=evening.is_open)
+    outcome = decide(ruleset_of(evening), slate, cut_rows(s, evening), is_open=evening.is_open)
     if outcome.result is None or outcome.payout is None:
         return None
     return outcome.result, outcome.payout
@@ -266,9 +291,7 @@ def _only_these_since(s: Session, evening_id: int, since: int, now: int, mine: f
 
 
 def _lock(s: Session, evening_id: int) -> Evening:
-    ev = s.execute(
-        select(Evening).where(Evening.id == evening_id).with_for_update().execution_options(populate_existing=True)
-    ).scalar_one_or_none()
+    ev = s.execute(_LOCK, {"evening_id": evening_id}).scalar_one_or_none()
     if ev is None:
         raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
     return ev
@@ -286,34 +309,119 @@ def _apply(
     queued_after: frozenset[str] | None = None,
 ) -> Evening:
     """Run ``change`` once per request id. ``asked``: the request's parameters (their digest
-    is kept; the same id with other parameters raises ``RequestIdReused``)."""
+    is kept; the same id with other parameters raises ``RequestIdReused``).
+
+    Writes to one evening take turns in this worker (``turns``): one that waits while another
+    commits a newer version is answered ``StaleVersion`` at once, unless it is the repeat of a
+    request already applied (then it is answered as that) or an offline phone's queued hand."""
     _check_request_id(request_id)
     evening_id = evening.id
     fingerprint = digest(action, **asked)
-    with tx.write() as s:
-        ev = _lock(s, evening_id)
-        seen = s.get(AppliedRequest, (evening_id, request_id))
-        if seen is not None:
-            check_same(seen.digest, fingerprint, same_action=seen.action == action)
-            return ev  # a double tap or a replayed request: recorded once already
-        if ev.version != expected_version and not (
-            queued_after is not None and _only_these_since(s, evening_id, expected_version, ev.version, queued_after)
-        ):
-            raise StaleVersion(ev.version)
-        if not ev.is_open and not ended_ok:
-            raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
-        if change(s, ev):
-            ev.version += 1
-        s.add(
-            AppliedRequest(
-                evening_id=evening_id, request_id=request_id, action=action, version=ev.version, digest=fingerprint
+    may_leave = queued_after is None
+
+    def locked(seen: Callable[[int], None]) -> Evening:
+        with tx.write(keep=True) as s:
+            s.info.pop(_APPENDED, None)
+            s.info.pop(_CUTS_ADDED, None)
+            ev = _lock(s, evening_id)
+            public_id, before = ev.public_id, ev.version
+            seen(before)
+            applied = s.execute(_SEEN, {"evening_id": evening_id, "request_id": request_id}).first()
+            if applied is not None:
+                check_same(applied.digest, fingerprint, same_action=applied.action == action)
+                return ev  # a double tap or a replayed request: recorded once already
+            if ev.version != expected_version and not (
+                queued_after is not None
+                and _only_these_since(s, evening_id, expected_version, ev.version, queued_after)
+            ):
+                raise StaleVersion(ev.version)
+            if not ev.is_open and not ended_ok:
+                raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
+            made = before
+            if change(s, ev):
+                made = before + 1  # one UPDATE, no unit of work (the object keeps it as committed)
+                s.execute(_BUMP, {"evening_id": evening_id, "version": made})
+                set_committed_value(ev, "version", made)
+            s.execute(
+                _APPLIED,
+                {
+                    "evening_id": evening_id,
+                    "request_id": request_id,
+                    "action": action,
+                    "version": made,
+                    "digest": fingerprint,
+                    "created_at": utcnow(),
+                },
             )
-        )
-    return ev
+        seen(made)  # committed
+        if made != before:
+            _hand_over_rows(s, (evening_id, public_id), before, made)
+        return ev
+
+    try:
+        with turns.turn(evening_id, expected_version, may_leave=may_leave) as seen:
+            return locked(seen)
+    except turns.Superseded as gone:
+        if not _was_applied(evening_id, request_id):
+            raise StaleVersion(gone.version) from None
+    with turns.turn(evening_id, expected_version, may_leave=False) as seen:  # a repeat: answered as one
+        return locked(seen)
 
 
-def _next_seq(rows: Sequence[EntryRow]) -> int:
+_APPENDED = "scorekeeper.appended_entries"  # this write's new entry rows (session.info)
+_CUTS_ADDED = "scorekeeper.cuts_added"
+
+
+def _hand_over_rows(s: Session, evening: tuple[int, str], before: int, made: int) -> None:
+    """The rows of the version just committed (``made``), for the snapshot the answer reads: those
+    of the version before (as the write read them under the lock) and the ones it appended."""
+    previous = snapshot.kept_entries(evening, before)
+    appended = s.info.pop(_APPENDED, [])
+    cuts = None if s.info.pop(_CUTS_ADDED, False) else snapshot.kept_cuts(evening, before)
+    snapshot.keep_rows(evening, made, None if previous is None else (*previous, *appended), cuts)
+
+
+def _was_applied(evening_id: int, request_id: str) -> bool:
+    """Whether the request id was applied to the evening (read outside any lock, afresh)."""
+    s = tx.session()
+    if s.in_transaction():
+        s.rollback()  # a fresh look: the request's earlier reads may predate the repeat's original
+    return s.execute(_SEEN, {"evening_id": evening_id, "request_id": request_id}).first() is not None
+
+
+def _next_seq(rows: Sequence[EntryRecord]) -> int:
     return (rows[-1].seq if rows else 0) + 1
+
+
+_HAND_COLUMNS = ("row_key", "declarer_seat", "contract", "declarer_points", "defender_points", "cell")
+_NO_MARKS = {"match": False, "countermatch": False, "seich": False}  # an undo holds no hand
+
+
+def _append(
+    s: Session,
+    evening_id: int,
+    rows: Sequence[EntryRecord],
+    kind: str,
+    supersedes: int | None,
+    digital: bool,
+    request_id: str,
+    author: str | None,
+    entry: HandEntry | None,
+) -> None:
+    """Append an entry row (one INSERT, no unit of work: the write holds the lock the shorter)."""
+    hand = hand_fields(entry) if entry is not None else dict.fromkeys(_HAND_COLUMNS, None) | _NO_MARKS
+    values: dict[str, object] = {
+        "seq": _next_seq(rows),
+        "kind": kind,
+        "supersedes": supersedes,
+        "digital": digital,
+        "request_id": request_id,
+        "author": author,
+        "created_at": utcnow(),
+        **hand,
+    }
+    s.execute(_ENTRY, {"evening_id": evening_id, **values})
+    s.info.setdefault(_APPENDED, []).append(EntryRecord(**values))  # type: ignore[arg-type]
 
 
 def _author(author: str | None) -> str | None:
@@ -349,7 +457,7 @@ def record_hand(
     def change(s: Session, ev: Evening) -> bool:
         if also is not None:
             also(s, ev)
-        rows = entry_rows(s, ev.id)
+        rows = entry_rows(s, ev)
         # the table writes its hand's result; a manual hand would take that cell
         if not digital and hand_in_play(open_table_hand(s, ev.id), {r.request_id for r in rows}):
             raise RuleError(
@@ -361,18 +469,7 @@ def record_hand(
             )
         rs = ruleset_of(ev)
         verify_entry(rs, build_slate(rs, ev.first_dealer, rows), entry)
-        s.add(
-            EntryRow(
-                evening_id=ev.id,
-                seq=_next_seq(rows),
-                kind="hand",
-                supersedes=None,
-                digital=digital,
-                request_id=request_id,
-                author=who,
-                **hand_fields(entry),
-            )
-        )
+        _append(s, ev.id, rows, "hand", None, digital, request_id, who, entry)
         return True
 
     return _apply(
@@ -402,25 +499,14 @@ def correct_entry(
     who = _author(author)
 
     def change(s: Session, ev: Evening) -> bool:
-        rows = entry_rows(s, ev.id)
+        rows = entry_rows(s, ev)
         rs = ruleset_of(ev)
         slate = build_slate(rs, ev.first_dealer, rows)
         verify_entry(rs, slate, entry, replacing=index)
         old = replay(rows)[index]
         if slate.entries[index] == entry:
             return False  # nothing to correct
-        s.add(
-            EntryRow(
-                evening_id=ev.id,
-                seq=_next_seq(rows),
-                kind="correction",
-                supersedes=old.seq,
-                digital=old.digital,
-                request_id=request_id,
-                author=who,
-                **hand_fields(entry),
-            )
-        )
+        _append(s, ev.id, rows, "correction", old.seq, old.digital, request_id, who, entry)
         return True
 
     return _apply(
@@ -438,21 +524,11 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
     who = _author(author)
 
     def change(s: Session, ev: Evening) -> bool:
-        rows = entry_rows(s, ev.id)
+        rows = entry_rows(s, ev)
         effective = replay(rows)
         if not effective:
             raise RuleError(N_("There is no hand to undo."), "nothing_to_undo")
-        s.add(
-            EntryRow(
-                evening_id=ev.id,
-                seq=_next_seq(rows),
-                kind="undo",
-                supersedes=effective[-1].seq,
-                digital=False,
-                request_id=request_id,
-                author=who,
-            )
-        )
+        _append(s, ev.id, rows, "undo", effective[-1].seq, False, request_id, who, None)
         return True
 
     return _apply(
@@ -467,6 +543,7 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
 
 def _add_cut(s: Session, evening_id: int, cut: Cut, tie: Tie, request_id: str) -> None:
     order = cut.ranking(tie)  # RuleError when the cut does not fit the tie
+    s.info[_CUTS_ADDED] = True
     s.add(
         CutRow(
             evening_id=evening_id,
@@ -498,7 +575,7 @@ def set_cut(evening: Evening, cut: Cut, *, expected_version: int, request_id: st
 
 
 def _draw_missing(s: Session, ev: Evening, slate: Slate, rng: random.Random, request_id: str) -> bool:
-    _cuts, pending = effective_cuts(slate, cut_rows(s, ev.id))
+    _cuts, pending = effective_cuts(slate, cut_rows(s, ev))
     for tie in pending:
         _add_cut(s, ev.id, draw_cut(tie, rng), tie, request_id)
     return bool(pending)
@@ -539,7 +616,7 @@ def end_evening(
             raise RuleError(N_("Some cells are still open: fill them, or end the evening early."), "evening_incomplete")
         _draw_missing(s, ev, slate, generator, request_id)
         s.flush()
-        cuts, _pending = effective_cuts(slate, cut_rows(s, ev.id))
+        cuts, _pending = effective_cuts(slate, cut_rows(s, ev, fresh=True))  # with those just drawn
         final_result(slate, cuts)  # must stand before the evening is closed
         ev.status = "ended"
         ev.ended_early = not slate.complete

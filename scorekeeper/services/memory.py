@@ -43,7 +43,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Final, TypeVar, cast
 
-from sqlalchemy import ColumnElement, Text, and_, delete, func, insert, select
+from sqlalchemy import ColumnElement, Integer, Select, Text, and_, bindparam, delete, func, insert, select
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
@@ -577,6 +577,12 @@ def fingerprint(circle: Circle) -> Fingerprint:
     ever added). The circle's row id and public id end it: a circle deleted for good and
     one restored under a reused row id never share a fingerprint with an old copy."""
     cid = circle.id
+    row = tx.session().execute(_FINGERPRINT, {"cid": cid}).one()
+    return (*(int(x or 0) for x in row), cid, circle.public_id)
+
+
+def _fingerprint_statement() -> Select[Any]:
+    cid = bindparam("cid", type_=Integer())
     of_evenings = Evening.circle_id == cid
     of_players = PlayerRow.circle_id == cid
     parts = (
@@ -590,8 +596,10 @@ def fingerprint(circle: Circle) -> Fingerprint:
         select(func.count(HousekeepingRow.id)).where(HousekeepingRow.circle_id == cid),
         select(func.max(HousekeepingRow.id)).where(HousekeepingRow.circle_id == cid),
     )
-    row = tx.session().execute(select(*(p.scalar_subquery() for p in parts))).one()
-    return (*(int(x or 0) for x in row), cid, circle.public_id)
+    return select(*(p.scalar_subquery() for p in parts))
+
+
+_FINGERPRINT = _fingerprint_statement()  # built once (building it cost more than running it)
 
 
 MEMO_SIZE: Final = 64  # derived values kept per memory (filters x languages x pages' pieces)

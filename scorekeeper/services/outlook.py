@@ -14,7 +14,7 @@ n/(n+30)): read through ``memory.memory_of`` (a constant number of statements) o
 version is simulated, so they are part of the stored forecast (``history_hands`` says how
 many hands went in).
 
-The poll (``poll_state``) reads the version and the setting with one small statement
+The poll (``stamp.poll_state``) reads the version and the setting with one small statement
 and never computes an outlook.
 
 A table may hide the outlook (``set_hidden``): then nothing is computed or shown, and
@@ -31,12 +31,12 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..game.errors import N_
 from ..history.blend import player_history, seat_history
-from ..models import Circle, Evening, OutlookForecast, is_public_id
+from ..models import Circle, Evening, OutlookForecast
 from ..scoring.forecast import Forecast, History, forecast, outlook_seed
 from ..scoring.outlook import Outlook, outlook
 from . import memory, tx
@@ -82,7 +82,7 @@ def forecast_from_dict(data: dict[str, Any], seed: int) -> Forecast:
 # the circle (or its players) changes, not with this evening's own hands, so a new version of
 # this evening reads one statement (the circle's fingerprint, this evening's version taken out)
 # instead of the whole memory.
-CACHED_HISTORIES: Final = 32
+CACHED_HISTORIES: Final = 1024  # one per evening being played (a small circle's history is small)
 _HISTORIES: OrderedDict[tuple[Any, ...], tuple[History, int]] = OrderedDict()
 _HISTORIES_LOCK = threading.Lock()
 
@@ -94,6 +94,9 @@ def _history_key(circle: Circle, snap: EveningSnapshot) -> tuple[Any, ...]:
     fp = list(memory.fingerprint(circle))
     fp[1] = int(fp[1]) - snap.version
     return (circle.id, snap.public_id, snap.ruleset.variant.value, *fp)
+
+
+_ANY_ENDED = select(Evening.id).where(Evening.circle_id == bindparam("circle_id"), Evening.status == "ended").limit(1)
 
 
 def circle_history(circle: Circle, snap: EveningSnapshot) -> tuple[History, int]:
@@ -108,11 +111,14 @@ def circle_history(circle: Circle, snap: EveningSnapshot) -> tuple[History, int]
         if found is not None:
             _HISTORIES.move_to_end(key)
             return found
-    mem = memory.memory_of(circle)
-    variant = snap.ruleset.variant
-    players = mem.derive(("outlook-history", variant.value), lambda: player_history(mem.view, variant))
-    seats = next((ev.seats for ev in mem.view.evenings if ev.id == snap.public_id), ())
-    made = seat_history(players, seats)
+    if tx.session().execute(_ANY_ENDED, {"circle_id": circle.id}).first() is None:
+        made: tuple[History, int] = ({}, 0)  # a circle without an ended evening has no history yet
+    else:
+        mem = memory.memory_of(circle)
+        variant = snap.ruleset.variant
+        players = mem.derive(("outlook-history", variant.value), lambda: player_history(mem.view, variant))
+        seats = next((ev.seats for ev in mem.view.evenings if ev.id == snap.public_id), ())
+        made = seat_history(players, seats)
     with _HISTORIES_LOCK:
         _HISTORIES[key] = made
         while len(_HISTORIES) > CACHED_HISTORIES:
@@ -202,21 +208,3 @@ def set_hidden(evening: Evening, hidden: bool) -> Evening:
         if ev is None:  # pragma: no cover - the evening was found by the caller
             raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
     return ev
-
-
-def poll_state(circle: Circle, public_id: str) -> tuple[int, bool]:
-    """(version, outlook hidden) of the circle's evening: one small statement; raises NotFound."""
-    row = (
-        tx.session()
-        .execute(
-            select(Evening.version, Evening.outlook_hidden).where(
-                Evening.public_id == public_id, Evening.circle_id == circle.id
-            )
-        )
-        .first()
-        if is_public_id(public_id)
-        else None
-    )
-    if row is None:
-        raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
-    return int(row[0]), bool(row[1])

@@ -16,13 +16,48 @@ from typing import cast
 from ..game.contracts import Contract
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
-from ..models import CutRow, EntryRow, Evening
+from ..models import Evening
 from ..scoring.final import Cut, End, Tie
 from ..scoring.final import effective_cuts as scoring_effective_cuts
 from ..scoring.slate import Slate
 
 
-def to_hand(row: EntryRow) -> HandEntry:
+@dataclass(frozen=True, slots=True)
+class EntryRecord:
+    """An entry row as read (``models.EntryRow``'s columns a replay needs): plain and frozen, so a
+    worker may keep the rows of an evening's version (``snapshot``)."""
+
+    seq: int
+    kind: str
+    supersedes: int | None
+    row_key: str | None
+    declarer_seat: int | None
+    contract: str | None
+    declarer_points: int | None
+    defender_points: int | None
+    match: bool
+    countermatch: bool
+    seich: bool
+    cell: int | None
+    digital: bool
+    request_id: str
+    author: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class CutRecord:
+    """A cut row as read (``models.CutRow``'s columns a replay needs)."""
+
+    id: int
+    row_key: str
+    end: str
+    ranking: str
+    winner: int
+    drawn: bool
+
+
+def to_hand(row: EntryRecord) -> HandEntry:
     if row.kind == "undo" or row.declarer_seat is None:
         raise ValueError(f"entry row #{row.seq} ({row.kind}) holds no hand")
     return HandEntry(
@@ -53,16 +88,16 @@ def hand_fields(entry: HandEntry) -> dict[str, object]:
     }
 
 
-def _position(effective: list[EntryRow], seq: int | None, row: EntryRow) -> int:
+def _position(effective: list[EntryRecord], seq: int | None, row: EntryRecord) -> int:
     for i, r in enumerate(effective):
         if r.seq == seq:
             return i
     raise RuntimeError(f"entry row #{row.seq} supersedes #{seq}, which is not on the slate")
 
 
-def replay(rows: Sequence[EntryRow]) -> list[EntryRow]:
+def replay(rows: Sequence[EntryRecord]) -> list[EntryRecord]:
     """The rows whose hands are on the slate now, in slate order."""
-    effective: list[EntryRow] = []
+    effective: list[EntryRecord] = []
     for row in sorted(rows, key=lambda r: r.seq):
         if row.kind == "hand":
             effective.append(row)
@@ -78,12 +113,24 @@ def replay(rows: Sequence[EntryRow]) -> list[EntryRow]:
     return effective
 
 
+_RULESETS: dict[tuple[int, str], RuleSet] = {}  # an evening's rule set never changes once stored
+_RULESETS_MAX = 4096
+
+
 def ruleset_of(evening: Evening) -> RuleSet:
-    """The rule set the evening is played with (its stored snapshot)."""
-    return RuleSet.from_dict(evening.ruleset)
+    """The rule set the evening is played with (its stored snapshot), parsed once per worker."""
+    key = (evening.id, evening.public_id)
+    found = _RULESETS.get(key) if key[0] is not None else None
+    if found is None:
+        found = RuleSet.from_dict(evening.ruleset)
+        if key[0] is not None:
+            if len(_RULESETS) >= _RULESETS_MAX:
+                _RULESETS.clear()
+            _RULESETS[key] = found
+    return found
 
 
-def build_slate(ruleset: RuleSet, first_dealer: int, rows: Sequence[EntryRow]) -> Slate:
+def build_slate(ruleset: RuleSet, first_dealer: int, rows: Sequence[EntryRecord]) -> Slate:
     return Slate.build(ruleset, first_dealer, [to_hand(r) for r in replay(rows)])
 
 
@@ -101,9 +148,9 @@ class LogItem:
     author: str | None
 
 
-def audit_trail(rows: Sequence[EntryRow]) -> list[LogItem]:
+def audit_trail(rows: Sequence[EntryRecord]) -> list[LogItem]:
     """Every row with the old and new values it stands for, oldest first."""
-    effective: list[EntryRow] = []
+    effective: list[EntryRecord] = []
     out: list[LogItem] = []
     for row in sorted(rows, key=lambda r: r.seq):
         author = row.author
@@ -139,7 +186,7 @@ def digital_positions(trail: Sequence[LogItem]) -> frozenset[int]:
     return frozenset(i for i, digital in enumerate(flags) if digital)
 
 
-def cut_of(row: CutRow) -> Cut:
+def cut_of(row: CutRecord) -> Cut:
     order = tuple(int(s) for s in row.ranking.split(",") if s != "")
     end = cast(End, row.end)  # the column's CHECK constraint allows only high, low, all
     return Cut(row.row_key, end, row.winner, row.drawn, order)
@@ -149,7 +196,7 @@ def ranking_text(order: Sequence[int]) -> str:
     return ",".join(str(s) for s in order)
 
 
-def effective_cuts(slate: Slate, rows: Sequence[CutRow]) -> tuple[list[Cut], list[Tie]]:
+def effective_cuts(slate: Slate, rows: Sequence[CutRecord]) -> tuple[list[Cut], list[Tie]]:
     """(cuts that decide a current tie, in tie order; ties still without a cut): the stored cut
     rows, oldest first, through ``scoring.effective_cuts`` (the latest cut of a tie counts)."""
     return scoring_effective_cuts(slate, [cut_of(row) for row in sorted(rows, key=lambda r: r.id)])

@@ -8,6 +8,14 @@ digitally, the cuts that count and the ties still waiting, the result and the mo
 the turn guide. The slate page, its live fragment, the picture and the JSON API all
 render from it, so they cannot disagree and none of them queries again.
 
+Kept per worker (issue 15), so that a snapshot usually takes one statement: an evening's entry
+and cut rows at a version (rows are only ever appended, and every change that appends bumps the
+version, so the rows of (evening, version) never change), read with the version in the same
+statement (a consistent pair on every database) or handed over by the write that made the version
+(``keep_rows``); and the names of its seats folded from the circle's first n naming events
+(``named``: seats never change and events are only appended). The open table and the number of
+naming events are read every time, in one statement.
+
 Whether a hand is being dealt digitally is read without replaying it: a digital
 hand is over exactly when its result is on the slate, written under the request id
 ``digital_hand_request_id(table, number)`` in the same transaction as its last action.
@@ -15,11 +23,14 @@ hand is over exactly when its result is on the slate, written under the request 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, Generic, TypeVar, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ..game.rulesets import RuleSet
@@ -31,7 +42,16 @@ from ..scoring.final import Cut, Result, Tie, final_result
 from ..scoring.payouts import Payout, payout
 from ..scoring.slate import Slate
 from . import tx
-from .replay import LogItem, audit_trail, build_slate, digital_positions, effective_cuts, ruleset_of
+from .replay import (
+    CutRecord,
+    EntryRecord,
+    LogItem,
+    audit_trail,
+    build_slate,
+    digital_positions,
+    effective_cuts,
+    ruleset_of,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +89,7 @@ class Outcome:
     payout: Payout | None
 
 
-def decide(ruleset: RuleSet, slate: Slate, cut_rows: Sequence[CutRow], *, is_open: bool) -> Outcome:
+def decide(ruleset: RuleSet, slate: Slate, cut_rows: Sequence[CutRecord], *, is_open: bool) -> Outcome:
     """Result and money once the evening is ended or every cell is filled and every tie cut."""
     cuts, pending = effective_cuts(slate, cut_rows)
     if (is_open and not slate.complete) or pending:
@@ -100,6 +120,8 @@ class EveningSnapshot:
     counts_in_money: bool = True  # False: ended early, and the table said it does not count in money
     evening_id: int = 0  # the database id (what the stored outlook is keyed by)
     outlook_hidden: bool = False  # the table asked not to see the outlook (issue 13)
+    table_key: str = ""  # the open table and its latest hand, as read (services.stamp)
+    name_events: int = 0  # the circle's housekeeping events that name players, as read (services.stamp)
 
     @property
     def is_open(self) -> bool:
@@ -127,34 +149,188 @@ class EveningSnapshot:
         return tuple(item for item in self.trail if item.kind != "hand")
 
 
+# --- what a worker keeps -----------------------------------------------------------------
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Kept(Generic[K, V]):
+    """A bounded map shared by a worker's threads, the least recently used dropped first."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+RowsKey = tuple[int, str, int]  # evening id, public id (an id SQLite gives again never meets old rows), version
+_ENTRIES_KEPT: Kept[RowsKey, tuple[EntryRecord, ...]] = Kept(2048)
+_CUTS_KEPT: Kept[RowsKey, tuple[CutRecord, ...]] = Kept(2048)
+_NAMES_KEPT: Kept[tuple[int, str, int], tuple[str, ...]] = Kept(2048)
+
+
+def forget() -> None:
+    """Drop what this worker keeps (tests; an erased circle's rows are never asked for again)."""
+    for kept in (_ENTRIES_KEPT, _CUTS_KEPT, _NAMES_KEPT):
+        kept.clear()
+
+
+def _key(evening: Evening) -> RowsKey:
+    return (evening.id, evening.public_id, evening.version)
+
+
+def keep_rows(
+    evening: tuple[int, str], version: int, entries: Sequence[EntryRecord] | None, cuts: Sequence[CutRecord] | None
+) -> None:
+    """The rows of the evening (id, public id) at ``version``, as the write that made it knows them."""
+    if entries is not None:
+        _ENTRIES_KEPT.put((*evening, version), tuple(entries))
+    if cuts is not None:
+        _CUTS_KEPT.put((*evening, version), tuple(cuts))
+
+
+def kept_entries(evening: tuple[int, str], version: int) -> tuple[EntryRecord, ...] | None:
+    return _ENTRIES_KEPT.get((*evening, version))
+
+
+def kept_cuts(evening: tuple[int, str], version: int) -> tuple[CutRecord, ...] | None:
+    return _CUTS_KEPT.get((*evening, version))
+
+
 # --- the queries ------------------------------------------------------------------------
-def entry_rows(s: Session, evening_id: int) -> list[EntryRow]:
-    return list(s.execute(select(EntryRow).where(EntryRow.evening_id == evening_id).order_by(EntryRow.seq)).scalars())
+# Built once (their compiled form is cached; building a statement costs more than running it).
+# Rows come with the evening's version from the same statement: a consistent pair to keep.
+_ENTRY_COLUMNS = (
+    EntryRow.seq,
+    EntryRow.kind,
+    EntryRow.supersedes,
+    EntryRow.row_key,
+    EntryRow.declarer_seat,
+    EntryRow.contract,
+    EntryRow.declarer_points,
+    EntryRow.defender_points,
+    EntryRow.match,
+    EntryRow.countermatch,
+    EntryRow.seich,
+    EntryRow.cell,
+    EntryRow.digital,
+    EntryRow.request_id,
+    EntryRow.author,
+    EntryRow.created_at,
+)
+_ENTRIES = (
+    select(Evening.version, *_ENTRY_COLUMNS)
+    .outerjoin(EntryRow, EntryRow.evening_id == Evening.id)
+    .where(Evening.id == bindparam("evening_id"))
+    .order_by(EntryRow.seq)
+)
+_CUT_COLUMNS = (CutRow.id, CutRow.row_key, CutRow.end, CutRow.ranking, CutRow.winner, CutRow.drawn)
+_CUTS = (
+    select(Evening.version, *_CUT_COLUMNS)
+    .outerjoin(CutRow, CutRow.evening_id == Evening.id)
+    .where(Evening.id == bindparam("evening_id"))
+    .order_by(CutRow.id)
+)
+_SEATED = (
+    select(Player.id, Player.name, Player.circle_id)
+    .join(Seat, Seat.player_id == Player.id)
+    .where(Seat.evening_id == bindparam("evening_id"))
+    .order_by(Seat.seat)
+)
+_INTO = aliased(Player)
+_NAMING = (
+    select(HousekeepingRow, _INTO.name)
+    .outerjoin(_INTO, _INTO.id == HousekeepingRow.into_id)
+    .where(HousekeepingRow.circle_id == bindparam("circle_id"), HousekeepingRow.kind != "delete_evening")
+)
+_NAMING_EVENTS = (
+    select(func.count())
+    .select_from(HousekeepingRow)
+    .where(HousekeepingRow.circle_id == bindparam("circle_id"), HousekeepingRow.kind != "delete_evening")
+    .scalar_subquery()
+)
+_OPEN_TABLE = (
+    select(DigitalTable.public_id, func.max(TableHand.number))
+    .outerjoin(TableHand, TableHand.table_id == DigitalTable.id)
+    .where(DigitalTable.evening_id == bindparam("evening_id"), DigitalTable.status == "open")
+    .group_by(DigitalTable.id)
+    .order_by(DigitalTable.id)
+    .limit(1)
+)
+_TABLE_ID = (
+    select(DigitalTable.id)
+    .where(DigitalTable.evening_id == bindparam("evening_id"), DigitalTable.status == "open")
+    .order_by(DigitalTable.id)
+    .limit(1)
+    .scalar_subquery()
+)
+# What a snapshot reads every time, in one statement: the open table, its latest hand, the naming events.
+_NOW = select(
+    select(DigitalTable.public_id).where(DigitalTable.id == _TABLE_ID).scalar_subquery(),
+    select(func.max(TableHand.number)).where(TableHand.table_id == _TABLE_ID).scalar_subquery(),
+    _NAMING_EVENTS,
+)
 
 
-def cut_rows(s: Session, evening_id: int) -> list[CutRow]:
-    return list(s.execute(select(CutRow).where(CutRow.evening_id == evening_id).order_by(CutRow.id)).scalars())
+def entry_rows(s: Session, evening: Evening, *, fresh: bool = False) -> tuple[EntryRecord, ...]:
+    """The evening's entry rows at its version (``evening.version``), oldest first: kept, or read."""
+    key = _key(evening)
+    found = None if fresh else _ENTRIES_KEPT.get(key)
+    if found is not None:
+        return found
+    rows = s.execute(_ENTRIES, {"evening_id": evening.id}).all()
+    got = tuple(EntryRecord(*cast(tuple[Any, ...], row[1:])) for row in rows if row[1] is not None)
+    if rows:
+        _ENTRIES_KEPT.put((key[0], key[1], int(rows[0][0])), got)
+    return got
+
+
+def cut_rows(s: Session, evening: Evening, *, fresh: bool = False) -> tuple[CutRecord, ...]:
+    """The evening's cut rows at its version, oldest first: kept, or read (``fresh``: always read,
+    for a write that added some in its own transaction)."""
+    key = _key(evening)
+    found = None if fresh else _CUTS_KEPT.get(key)
+    if found is not None:
+        return found
+    rows = s.execute(_CUTS, {"evening_id": evening.id}).all()
+    got = tuple(CutRecord(*cast(tuple[Any, ...], row[1:])) for row in rows if row[1] is not None)
+    if rows and not fresh:
+        _CUTS_KEPT.put((key[0], key[1], int(rows[0][0])), got)
+    return got
 
 
 def seat_names(s: Session, evening_id: int) -> tuple[str, ...]:
     """The players in seat order under the names they go by now (renames and merges of the
     circle's housekeeping applied): two statements."""
-    seated = s.execute(
-        select(Player.id, Player.name, Player.circle_id)
-        .join(Seat, Seat.player_id == Player.id)
-        .where(Seat.evening_id == evening_id)
-        .order_by(Seat.seat)
-    ).all()
+    return named_seats(s, evening_id)[0]
+
+
+def named_seats(s: Session, evening_id: int) -> tuple[tuple[str, ...], int]:
+    """``seat_names``, and how many housekeeping events the names were folded from."""
+    seated = s.execute(_SEATED, {"evening_id": evening_id}).all()
     if not seated:
-        return ()
-    target = aliased(Player)
-    rows = s.execute(
-        select(HousekeepingRow, target.name)
-        .outerjoin(target, target.id == HousekeepingRow.into_id)
-        .where(HousekeepingRow.circle_id == seated[0].circle_id, HousekeepingRow.kind != "delete_evening")
-    ).all()
+        return (), 0
+    rows = s.execute(_NAMING, {"circle_id": seated[0].circle_id}).all()
     if not rows:
-        return tuple(name for _id, name, _c in seated)
+        return tuple(name for _id, name, _c in seated), 0
     players = {str(pid): name for pid, name, _c in seated}
     events = []
     for row, into_name in rows:
@@ -171,19 +347,12 @@ def seat_names(s: Session, evening_id: int) -> tuple[str, ...]:
             )
         )
     folded = fold_stored([HistoryPlayer(pid, name) for pid, name in players.items()], events)
-    return tuple(folded.name(str(pid)) for pid, _name, _c in seated)
+    return tuple(folded.name(str(pid)) for pid, _name, _c in seated), len(rows)
 
 
 def open_table_hand(s: Session, evening_id: int) -> tuple[str, int | None] | None:
     """(public id of the evening's open digital table, number of its latest hand), or None."""
-    row = s.execute(
-        select(DigitalTable.public_id, func.max(TableHand.number))
-        .outerjoin(TableHand, TableHand.table_id == DigitalTable.id)
-        .where(DigitalTable.evening_id == evening_id, DigitalTable.status == "open")
-        .group_by(DigitalTable.id)
-        .order_by(DigitalTable.id)
-        .limit(1)
-    ).first()
+    row = s.execute(_OPEN_TABLE, {"evening_id": evening_id}).first()
     return None if row is None else (row[0], row[1])
 
 
@@ -199,15 +368,29 @@ def hand_in_play(table: tuple[str, int | None] | None, request_ids: Collection[s
     return digital_hand_request_id(table[0], table[1]) not in request_ids
 
 
+def named(s: Session, evening: Evening, events: int) -> tuple[tuple[str, ...], int]:
+    """The seats' names folded from the circle's first ``events`` naming events (kept), or as they
+    stand now (read: two statements), with the number of events they were folded from."""
+    found = _NAMES_KEPT.get((evening.id, evening.public_id, events))
+    if found is not None:
+        return found, events
+    names, folded = named_seats(s, evening.id)
+    _NAMES_KEPT.put((evening.id, evening.public_id, folded), names)
+    return names, folded
+
+
 # --- the snapshot -----------------------------------------------------------------------
 def load_snapshot(evening: Evening) -> EveningSnapshot:
-    """The evening as it stands now (five queries, whatever the number of entries)."""
+    """The evening as it stands now (one statement while the worker keeps its rows and names,
+    five at most, whatever the number of entries)."""
     s = tx.session()
     rules = ruleset_of(evening)
-    rows = entry_rows(s, evening.id)
+    table_id, hand, events = s.execute(_NOW, {"evening_id": evening.id, "circle_id": evening.circle_id}).one()
+    table = None if table_id is None else (str(table_id), None if hand is None else int(hand))
+    rows = entry_rows(s, evening)
     slate = build_slate(rules, evening.first_dealer, rows)
     trail = tuple(audit_trail(rows))
-    table = open_table_hand(s, evening.id)
+    names, name_events = named(s, evening, int(events or 0))
     ended = evening.status != "open"
     return EveningSnapshot(
         public_id=evening.public_id,
@@ -217,15 +400,17 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
         created_at=evening.created_at,
         ended_at=evening.ended_at,
         ruleset=rules,
-        names=seat_names(s, evening.id),
+        names=names,
         slate=slate,
         trail=trail,
         digital=digital_positions(trail),
-        outcome=decide(rules, slate, cut_rows(s, evening.id), is_open=not ended),
+        outcome=decide(rules, slate, cut_rows(s, evening), is_open=not ended),
         turn=None if (slate.complete or ended) else TurnGuide.of(slate),
         table_open=table is not None,
         hand_in_play=hand_in_play(table, {r.request_id for r in rows}),
         counts_in_money=evening.counts_in_money,
         evening_id=evening.id,
         outlook_hidden=evening.outlook_hidden,
+        table_key="" if table is None else f"{table[0]}:{table[1] or 0}",
+        name_events=name_events,
     )

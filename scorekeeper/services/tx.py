@@ -7,10 +7,20 @@ BEGIN itself (the documented pysqlite recipe), ``BEGIN IMMEDIATE`` inside
 same version and losing a race. PostgreSQL: ``write()`` callers lock the evening
 row with ``SELECT ... FOR UPDATE`` (ignored by SQLite, where the IMMEDIATE lock
 already serializes), so two phones never both pass the version check.
+
+SQLite lets one writer in at a time, and one that finds the file locked sleeps in SQLite's
+busy handler (in steps growing to 100 ms) before it tries again: under load one writer waits
+long while another slips in between. The app's writers therefore queue before ``BEGIN
+IMMEDIATE`` (``WriteLock``): a lock per process for its threads, then an exclusive ``flock`` of
+``<database file>.write-lock`` for the processes, both blocking, so the next writer wakes the
+moment the last one committed. ``busy_timeout`` stays for other programs (a backup, the shell).
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
+import threading
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -28,6 +38,74 @@ from ..models import REQUEST_ID_LEN
 _IMMEDIATE: ContextVar[bool] = ContextVar("scorekeeper_sqlite_immediate", default=False)
 _ERASING: ContextVar[bool] = ContextVar("scorekeeper_erasing_circle", default=False)
 _CONFIGURED: weakref.WeakSet[Engine] = weakref.WeakSet()  # engines whose hooks are installed
+_WRITE_LOCKS: weakref.WeakKeyDictionary[Engine, WriteLock] = weakref.WeakKeyDictionary()
+
+
+class FifoLock:
+    """A lock taken in the order it was asked for (``threading.Lock`` lets a thread that just
+    released it take it again ahead of those waiting: one phone of a table would win every race)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition(threading.Lock())
+        self._next = 0  # the next ticket handed out
+        self._serving = 0  # the ticket that holds the lock
+
+    def acquire(self) -> None:
+        with self._cond:
+            ticket = self._next
+            self._next += 1
+            while ticket != self._serving:
+                self._cond.wait()
+
+    def release(self) -> None:
+        with self._cond:
+            self._serving += 1
+            self._cond.notify_all()
+
+
+class WriteLock:
+    """The queue of an SQLite database's writers: a first-come lock for the threads, then ``flock``
+    on a file beside the database (``path`` None: an in-memory database, one process, the threads'
+    lock alone). The file is opened once per process (a forked worker opens its own: a shared open
+    file would be one lock holder for both)."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self._pid = os.getpid()
+        self._threads = FifoLock()
+        self._fd: int | None = None
+
+    def _mine(self) -> None:
+        """In a forked child, a lock and a file of its own (not the parent's state)."""
+        if self._pid != os.getpid():
+            self._pid = os.getpid()
+            self._threads = FifoLock()
+            self._fd = None
+
+    def __enter__(self) -> WriteLock:
+        self._mine()
+        self._threads.acquire()
+        try:
+            if self.path is not None:
+                if self._fd is None:
+                    self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                fcntl.flock(self._fd, fcntl.LOCK_EX)
+        except BaseException:
+            self._threads.release()
+            raise
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        try:
+            if self._fd is not None:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+        finally:
+            self._threads.release()
+
+
+def write_lock_of(engine: Engine) -> WriteLock | None:
+    """The writers' queue of an SQLite engine (None for other databases)."""
+    return _WRITE_LOCKS.get(engine)
 
 
 def configure_engine(engine: Engine, *, busy_timeout_ms: int = 15000) -> None:
@@ -35,6 +113,7 @@ def configure_engine(engine: Engine, *, busy_timeout_ms: int = 15000) -> None:
     if engine.dialect.name != "sqlite" or engine in _CONFIGURED:
         return
     memory = engine.url.database in (None, "", ":memory:")
+    _WRITE_LOCKS[engine] = WriteLock(None if memory else os.path.abspath(str(engine.url.database)) + ".write-lock")
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -82,17 +161,24 @@ _OUTCOME = "scorekeeper.write_outcome"
 
 
 @contextmanager
-def write() -> Iterator[Session]:
+def write(*, keep: bool = False) -> Iterator[Session]:
     """A write transaction: commits on success, rolls back on any exception.
 
     A transaction the caller (a view) left open for reading is rolled back first
     (its objects are expired and reload fresh), so the write starts with the lock.
-    Its outcome is noted on the session (``outcome()``).
+    Its outcome is noted on the session (``outcome()``). ``keep``: the objects keep after the
+    COMMIT what the transaction read and wrote under the lock, which is what it committed (an
+    evening's change: its answer is read without loading the evening again); only for writes
+    whose values come back from the database as they were given.
     """
     s = db.session()
     if s.in_transaction():
         s.rollback()
+    nested = _IMMEDIATE.get()
+    queue = None if nested else write_lock_of(db.engine)
     token = _IMMEDIATE.set(True)
+    if queue is not None:
+        queue.__enter__()
     try:
         s.begin()
         try:
@@ -103,7 +189,11 @@ def write() -> Iterator[Session]:
                 s.rollback()
             raise
         try:
-            s.commit()
+            s.expire_on_commit = not keep
+            try:
+                s.commit()
+            finally:
+                s.expire_on_commit = True
         except BaseException:
             s.info[_OUTCOME] = UNKNOWN
             with suppress(Exception):
@@ -113,6 +203,8 @@ def write() -> Iterator[Session]:
             s.info[_OUTCOME] = SAVED
     finally:
         _IMMEDIATE.reset(token)
+        if queue is not None:
+            queue.__exit__()
 
 
 def writing() -> bool:
@@ -126,18 +218,23 @@ def derived_write() -> Iterator[Connection | None]:
     evening's stored outcome) on a connection of its own, committed at the end: the
     caller's session, its open read, its objects and what its own writes came to
     (``outcome()``) are left as they are, so a read that stores such a copy stays a read.
-    SQLite: ``BEGIN IMMEDIATE``, as every write. Yields None (write nothing) for an
-    in-memory SQLite database, whose one connection is the session's."""
+    SQLite: ``BEGIN IMMEDIATE`` after the writers' queue, as every write. Yields None (write
+    nothing) for an in-memory SQLite database, whose one connection is the session's."""
     engine = db.engine
     if engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:"):
         yield None
         return
+    queue = None if _IMMEDIATE.get() else write_lock_of(engine)
     token = _IMMEDIATE.set(True)
+    if queue is not None:
+        queue.__enter__()
     try:
         with engine.begin() as conn:
             yield conn
     finally:
         _IMMEDIATE.reset(token)
+        if queue is not None:
+            queue.__exit__()
 
 
 @contextmanager

@@ -8,6 +8,8 @@
   end, poll) and ``hand_form`` its record form; ``picture``: the slate as a PNG;
   ``digital_table``: the digital table's organiser and seat pages;
   ``offline``: the web app manifest and the service worker (issue 11);
+  ``page_cache``: slate pages and live fragments kept per worker once drawn; ``poll``: the
+  unchanged poll and page answered before the request cycle (issue 15);
   ``memory``: statistics, ratings, the purse and the charts (SVG, PNG);
   ``common``: opening a circle or evening by link, pages of long lists; ``errors``: error pages.
 (gunicorn's log without secrets is ``scorekeeper.accesslog``, shared with ``hosting``.)
@@ -75,6 +77,7 @@ def register(app: Flask) -> None:
     from .housekeeping import bp as housekeeping_bp
     from .memory import bp as memory_bp
     from .offline import bp as offline_bp
+    from .page_cache import install as install_page_cache
     from .paper import bp as paper_bp
     from .picture import bp as picture_bp
     from .slate import bp as slate_bp
@@ -89,6 +92,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(picture_bp)
     app.register_blueprint(offline_bp)
     app.register_blueprint(memory_bp)
+    install_page_cache(app)
     app.after_request(_headers)
     app.context_processor(_context)
     app.add_template_filter(chf, "chf")

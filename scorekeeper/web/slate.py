@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from werkzeug.wrappers import Response
 
 from ..forms import ActionForm, ButtonForm, CutForm, HandForm, new_request_id, renew_request_id
@@ -23,8 +34,11 @@ from ..services import evenings as svc
 from ..services import outlook as outlook_svc
 from ..services.errors import NotFound, RequestIdReused, StaleVersion
 from ..services.snapshot import EveningSnapshot
+from ..services.stamp import poll_state, stamp_of
+from . import page_cache
 from .common import evening_or_404, open_or_404, require_write, seat_names
 from .hand_form import entry_from_form, make_hand_form, refresh_version, row_options, side_of_seats
+from .poll import fragment_unchanged, mark_page
 
 bp = Blueprint("slate", __name__, url_prefix="/c/<token>/e/<evening_id>")
 
@@ -42,23 +56,35 @@ def _action_form(version: int) -> ActionForm:
     return ActionForm(formdata=None, data={"expected_version": version, "request_id": new_request_id()})
 
 
-def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
-    """Everything the slate page and its live fragment show, from the evening's snapshot."""
-    ruleset, names, slate = snap.ruleset, list(snap.names), snap.slate
+def _live_context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
+    """What the live fragment shows (slate/_live.html; a test holds it to every name the
+    fragment's templates use), from the evening's snapshot."""
     ended = not snap.is_open
     return {
         "token": token,
-        "circle": circle,
         "evening": snap,
         "can_write": can_write and not ended,
+        "ended": ended,
+        "view": build_slate_view(snap),
+        "outlook_view": build_outlook_view(snap, outlook_svc.outlook_of(snap, circle)),
+        "outlook_toggle": can_write,  # a setting of the evening, not of its slate: also once ended
+        "button": ButtonForm(formdata=None),
+        "open_by_row": {r["key"]: r["open"] for r in row_options(snap.ruleset, snap.slate)},
+        "rules": rule_snapshot(snap),
+    }
+
+
+def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
+    """Everything the slate page shows: the live fragment's and the rest, from the evening's snapshot."""
+    ruleset, names, slate = snap.ruleset, list(snap.names), snap.slate
+    ended = not snap.is_open
+    return {
+        **_live_context(token, circle, can_write, snap),
+        "circle": circle,
         "may_reopen": can_write and ended,
         "ruleset": ruleset,
         "names": names,
         "slate": slate,
-        "view": build_slate_view(snap),
-        "outlook_view": build_outlook_view(snap, outlook_svc.outlook_of(snap, circle)),
-        "outlook_toggle": can_write,  # a setting of the evening, not of its slate: also once ended
-        "ended": ended,
         "pending": snap.pending,
         "row_names": row_labels(ruleset),
         "cut_forms": [
@@ -82,11 +108,8 @@ def _context(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot)
             for item in snap.corrections
         ],
         "action_form": _action_form(snap.version),
-        "button": ButtonForm(formdata=None),
-        "open_by_row": {r["key"]: r["open"] for r in row_options(ruleset, slate)},
         # The picture in the page's language, also where the link is shared (?lang= wins over everything).
         "png_url": url_for("picture.slate_png", token=token, evening_id=snap.public_id, lang=current_language()),
-        "rules": rule_snapshot(snap),
         "offline_evening": _offline_evening(token, snap, can_write and not ended),
         "last_hand": _last_hand(snap),
         "form_messages": [],
@@ -149,25 +172,40 @@ def _render(ctx: dict[str, Any], form: HandForm | None, status: int = 200) -> tu
 
 @bp.route("")
 def evening(token: str, evening_id: str) -> Page:
+    """The slate page, with an ETag: asked again unchanged, it is a 304 (see web/poll.py); drawn
+    once per stamp and kept (web/page_cache.py)."""
+    kept = page_cache.lookup("page", token, evening_id)
+    if kept is not None:
+        text, stamp, can_write = kept
+        return mark_page(current_app, request, session, make_response(text), stamp, can_write=can_write)
     circle, can_write, ev = _load(token, evening_id)
-    return _render(_context(token, circle, can_write, svc.load_snapshot(ev)), None)
+    snap = svc.load_snapshot(ev)
+    with page_cache.drawing() as drawing:
+        body, status = _render(_context(token, circle, can_write, snap), None)
+    page_cache.keep(drawing, "page", token, snap, can_write, body)
+    return mark_page(current_app, request, session, make_response(body, status), stamp_of(snap), can_write=can_write)
 
 
 @bp.route("/version")
 def version(token: str, evening_id: str) -> Page:
-    """Poll: 204 while ``?v=`` is the current version (and ``?o=`` the outlook setting),
-    else the fresh live fragment."""
+    """Poll: 204 while ``?v=`` is the current version (and ``?o=`` the outlook setting, ``?n=`` the
+    number of naming events: see services.stamp), else the fresh live fragment (kept once drawn)."""
     circle, can_write = open_or_404(token)
-    seen = request.args.get("v", type=int)
-    seen_hidden = request.args.get("o", type=int)
     try:
-        current, hidden = outlook_svc.poll_state(circle, evening_id)
+        current = poll_state(circle, evening_id)
     except NotFound:
         abort(404)
-    if seen is not None and seen == current and (seen_hidden is None or bool(seen_hidden) == hidden):
+    args = request.args
+    if fragment_unchanged(current, args.get("v", type=int), args.get("o", type=int), args.get("n", type=int)):
         return "", 204
-    ctx = _context(token, circle, can_write, svc.load_snapshot(evening_or_404(circle, evening_id)))
-    return render_template("slate/_live.html", **ctx), 200
+    kept = page_cache.take("live", token, evening_id, current, can_write)
+    if kept is not None:
+        return kept, 200
+    snap = svc.load_snapshot(evening_or_404(circle, evening_id))
+    with page_cache.drawing() as drawing:
+        text = render_template("slate/_live.html", **_live_context(token, circle, can_write, snap))
+    page_cache.keep(drawing, "live", token, snap, can_write, text)
+    return text, 200
 
 
 @bp.route("/outlook", methods=["POST"])

@@ -20,7 +20,7 @@ from scorekeeper.history.blend import player_history, seat_history
 from scorekeeper.models import Circle, Evening, OutlookForecast
 from scorekeeper.scoring.forecast import outlook_seed
 from scorekeeper.scoring.outlook import evening_outlook
-from scorekeeper.services import circles, evenings, memory
+from scorekeeper.services import circles, evenings, memory, stamp
 from scorekeeper.services import outlook as svc
 from scorekeeper.services.outlook import EveningOutlook
 
@@ -140,19 +140,19 @@ def test_a_hidden_outlook_is_not_computed_and_the_setting_is_remembered(app: Fla
         assert not snap.outlook_hidden and svc.outlook_of(snap, _circle(write)).outlook is not None
 
 
-def test_the_poll_reads_version_and_setting_with_one_statement_and_computes_nothing(app: Flask) -> None:
+def test_the_poll_reads_the_stamp_with_one_statement_and_computes_nothing(app: Flask) -> None:
     with app.app_context():
         write, ev = _evening(Variant.SOLO4, 6)
         public_id, version = ev.public_id, ev.version
         db.session.remove()
         circle, _w = circles.open_circle(write)
         with counted() as seen:
-            state = svc.poll_state(circle, public_id)
-        assert state == (version, False) and len(seen) == 1
+            state = stamp.poll_state(circle, public_id)
+        assert (state.version, state.hidden) == (version, False) and len(seen) == 1
         assert db.session.execute(select(func.count()).select_from(OutlookForecast)).scalar_one() == 0
         for bad in ("nope", "a\x00b", ""):
             with pytest.raises(svc.NotFound):
-                svc.poll_state(circle, bad)
+                stamp.poll_state(circle, bad)
 
 
 def test_an_ended_evening_has_its_outlook_decided(app: Flask) -> None:
@@ -280,3 +280,20 @@ def test_two_phones_reading_a_new_version_at_once_show_the_same_figures(app: Fla
     assert results[0] == results[1] == results[2]
     with app.app_context():
         assert len(_stored_rows(evening_id)) == 1
+
+
+def test_a_circle_without_an_ended_evening_reads_no_memory(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table's first slate page simulates its evening's outlook: a circle that has not ended
+    an evening yet has no history, known from one small statement (not the circle's whole memory)."""
+    with app.app_context():
+        write, ev = _evening(Variant.TEAMS, 2)
+        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        svc.forget()
+
+        def no(*_args: Any) -> Any:
+            raise AssertionError("the memory was read")
+
+        monkeypatch.setattr(memory, "memory_of", no)
+        with counted() as seen:
+            history = svc.circle_history(_circle(write), snap)
+        assert history == ({}, 0) and len(seen) == 3, seen  # the circle, its fingerprint, "any ended?"

@@ -18,9 +18,10 @@ from shared_helpers import counted, rid
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
-from scorekeeper.services import circles, evenings
+from scorekeeper.services import circles, evenings, snapshot
 
 MAX_STATEMENTS = 5  # seats, the circle's housekeeping (names now), entry rows, cut rows, the open digital table
+KEPT_STATEMENTS = 1  # the open digital table and the naming events; rows and names kept by the worker
 
 
 def _evening(variant: Variant, hands: int, *, busy: bool) -> tuple[str, str]:
@@ -56,14 +57,20 @@ def test_a_snapshot_takes_the_same_few_statements_for_few_and_many_entries(app: 
     with app.app_context():
         small = _evening(variant, 2, busy=False)
         full = _evening(variant, default_ruleset(variant).n_hands, busy=True)
-        counts = []
+        counts, kept = [], []
         for write, evening_id in (small, full):
             ev = _fresh(write, evening_id)
+            snapshot.forget()  # a worker that has not seen the evening
             with counted() as seen:
                 snap = evenings.load_snapshot(ev)
             counts.append(len(seen))
             assert snap.public_id == evening_id
+            with counted() as seen:
+                again = evenings.load_snapshot(ev)
+            kept.append(len(seen))
+            assert again.slate.entries == snap.slate.entries and replace(again, slate=snap.slate) == snap
         assert counts[0] == counts[1] <= MAX_STATEMENTS, counts
+        assert kept == [KEPT_STATEMENTS, KEPT_STATEMENTS], kept
         assert snap.slate.complete and snap.result is not None and snap.corrections  # the full one has it all
 
 
@@ -117,8 +124,56 @@ def test_every_view_of_an_evening_reads_it_once(app: Flask, read: str) -> None:
     client = app.test_client()
     counts = []
     for write, evening_id in (small, full):
+        snapshot.forget()  # a worker that has not read the evening yet
         with app.app_context(), counted() as seen:
             response = READS[read](client, write, evening_id)
         assert response.status_code == 200, response.get_data(as_text=True)[:300]
         counts.append(len(seen))
     assert counts[0] == counts[1], counts
+
+
+def _same(a: Any, b: Any) -> None:
+    assert a.slate.entries == b.slate.entries and a.slate.totals == b.slate.totals
+    assert replace(a, slate=b.slate) == b
+
+
+def test_the_rows_a_write_hands_over_are_the_rows_the_database_holds(app: Flask) -> None:
+    """After every kind of change the snapshot read from what the worker kept (the rows the write
+    read under the lock and the ones it appended) is the snapshot a worker that kept nothing reads;
+    and a snapshot asked for by an evening object of an older version reads that version's rows."""
+    with app.app_context():
+        write, evening_id = _evening(Variant.THREE, 2, busy=False)
+        ev = _fresh(write, evening_id)
+        old = ev.version
+        steps: list[Callable[[Evening], Evening]] = [
+            lambda e: evenings.record_hand(
+                e, next_hand(evenings.load_slate(e), 5), expected_version=e.version, request_id=rid("h")
+            ),
+            lambda e: evenings.correct_entry(
+                e,
+                0,
+                replace(evenings.load_slate(e).entries[0], declarer_points=40, defender_points=117),
+                expected_version=e.version,
+                request_id=rid("c"),
+            ),
+            lambda e: evenings.undo_last(e, expected_version=e.version, request_id=rid("u")),
+            lambda e: evenings.end_evening(
+                e, early=True, expected_version=e.version, request_id=rid("end"), rng=random.Random(1)
+            ),
+            lambda e: evenings.reopen_evening(e, expected_version=e.version, request_id=rid("re")),
+        ]
+        for step in steps:
+            ev = step(ev)
+            kept = evenings.load_snapshot(ev)
+            snapshot.forget()
+            _same(kept, evenings.load_snapshot(_fresh(write, evening_id)))
+            ev = _fresh(write, evening_id)
+        snapshot.forget()
+        stale = _fresh(write, evening_id)
+        db.session.expunge(stale)  # not written back: it stands for an object read before the changes
+        now, stale.version = stale.version, old
+        rows = snapshot.entry_rows(db.session(), stale)  # the database gives today's rows...
+        key = (stale.id, stale.public_id)
+        assert snapshot.kept_entries(key, old) is None  # ...never kept as the old version's
+        assert snapshot.kept_entries(key, now) == rows and len(rows) == 5
+        db.session.rollback()

@@ -227,3 +227,23 @@ def test_a_refused_correction_comes_back_named_as_the_correction(client: FlaskCl
     r = client.post(f"{circle}/purse/settlements", data={**data, "amount": "0", "paid_on": "2026-11-30"})
     assert r.status_code == 422
     assert "Correct payment 1" in r.text and "Save the correction" in r.text
+
+
+@pytest.mark.parametrize("path", ("", "?page=2", "/stats"))
+def test_the_circle_page_its_history_and_records_take_as_many_statements_for_10_and_100_evenings(
+    client: FlaskClient, app: Flask, path: str
+) -> None:
+    """Issue 15: a worker that has not seen the circle (the worst case) reads it in a constant number
+    of statements, and the history is paginated (20 evenings a page)."""
+    counts = []
+    for n in (10, 100):
+        base = _circle(app, evenings=n, seed=n)
+        with app.app_context():
+            memory.forget()
+            with counted() as seen:
+                r = client.get(base + path)
+        assert r.status_code == 200
+        counts.append(len(seen))
+    assert counts[0] == counts[1], counts
+    with app.app_context():
+        memory.forget()

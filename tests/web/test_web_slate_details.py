@@ -257,3 +257,32 @@ def test_dates_follow_the_browsers_region(app: Flask) -> None:
             assert local_datetime(when) == text, header
     with app.test_request_context(headers={"Accept-Language": "en-GB", "Cookie": "lang=de_CH"}):
         assert local_date(when) == "29.11.2026"  # German words: the region of a German browser, else de_CH
+
+
+def test_the_live_fragment_is_given_every_name_its_templates_use(app: Flask, client: FlaskClient) -> None:
+    """The fragment is drawn from the lighter live context (no forms, result or log): a name its
+    templates use and that context lacks would draw as nothing, silently."""
+    from jinja2 import meta
+
+    from scorekeeper.web import slate
+
+    env = app.jinja_env
+    used: set[str] = set()
+
+    def walk(name: str) -> None:
+        assert env.loader is not None
+        tree = env.parse(env.loader.get_source(env, name)[0])
+        used.update(meta.find_undeclared_variables(tree))
+        for ref in meta.find_referenced_templates(tree):
+            if ref:
+                walk(ref)
+
+    walk("slate/_live.html")
+    write, _view = create_circle(client)
+    page = start_evening(client, write, Variant.TEAMS)
+    with app.test_request_context(page):
+        circle, can_write = circles.open_circle(write.rsplit("/", 1)[-1])
+        ev = evenings.get_evening(circle, page.rsplit("/", 1)[-1])
+        given = slate._live_context(write.rsplit("/", 1)[-1], circle, can_write, evenings.load_snapshot(ev))
+    globals_ = set(env.globals) | {"key"}  # key: the names key's own {% with %}
+    assert used - set(given) - globals_ == set(), used - set(given) - globals_

@@ -1,0 +1,118 @@
+"""Whose turn it is to write an evening, within one worker (issue 15).
+
+Phones that write the same evening at the same moment take turns, one at a time per worker, the
+next turn drawn among those waiting (they retried at the same moment, in an order that says nothing
+about them), before the database's lock (SQLite's writers' queue, PostgreSQL's row lock). The
+worker notes the evening's version each write read under the lock and each write committed; a
+write still waiting for its turn that asked for an older version could never pass the version
+check, so it leaves the queue at once with that version (``Superseded``), as early as the phone
+that won learns that it won: every phone then tries again on the fresh slate on an equal footing.
+Without it, the losers found out one by one, each through a turn at the database's lock, while
+the winner's next hand was already queued ahead of them: one phone of a table won nearly every race.
+
+Only a hint for leaving early: the database's own check under the lock decides every write. The
+caller makes sure a superseded write is not the repeat of one already applied (that one is answered
+as the repeat it is) and lets a queued offline hand (``queued_after``) wait for its turn.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+
+
+class Superseded(Exception):  # noqa: N818 - a state, not a failure of this module
+    """The evening has moved past the version the write asked for (``version``)."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.version = version
+
+
+@dataclass(eq=False)
+class _Evening:
+    cond: threading.Condition = field(default_factory=threading.Condition)
+    queue: deque[object] = field(default_factory=deque)
+    held: bool = False
+    chosen: object | None = None  # the waiter whose turn is next (drawn when the last one ended)
+    version: int | None = None  # the latest this worker saw (read under the lock or committed)
+    users: int = 0
+
+
+_EVENINGS: dict[int, _Evening] = {}
+_GUARD = threading.Lock()
+
+
+def _enter(evening_id: int) -> _Evening:
+    with _GUARD:
+        found = _EVENINGS.get(evening_id)
+        if found is None:
+            found = _EVENINGS[evening_id] = _Evening()
+        found.users += 1
+        return found
+
+
+def _leave(evening_id: int, ev: _Evening) -> None:
+    with _GUARD:
+        ev.users -= 1
+        if ev.users == 0:
+            del _EVENINGS[evening_id]
+
+
+def _wait(ev: _Evening, expected_version: int, may_leave: bool) -> None:
+    me = object()
+    with ev.cond:
+        ev.queue.append(me)
+        while True:
+            if may_leave and ev.version is not None and ev.version > expected_version:
+                ev.queue.remove(me)
+                if ev.chosen is me:
+                    ev.chosen = _draw(ev)
+                ev.cond.notify_all()  # another may be next now
+                raise Superseded(ev.version)
+            if not ev.held and ev.chosen in (None, me):
+                break
+            ev.cond.wait()
+        ev.queue.remove(me)
+        ev.chosen = None
+        ev.held = True
+
+
+def _draw(ev: _Evening) -> object | None:
+    """The next turn among those waiting, drawn: phones that retried on the fresh slate at the same
+    moment come in an order that says nothing about them (first come would let the same one win
+    every time)."""
+    return _RANDOM.choice(ev.queue) if ev.queue else None
+
+
+_RANDOM = random.Random()
+
+
+def _seen(ev: _Evening, version: int) -> None:
+    with ev.cond:
+        if ev.version is None or version > ev.version:
+            ev.version = version
+
+
+@contextmanager
+def turn(evening_id: int, expected_version: int, *, may_leave: bool = True) -> Iterator[Callable[[int], None]]:
+    """Wait for the evening's turn in this worker; yields ``seen(version)``, to note the version the
+    write read under the lock and the one it committed. Raises ``Superseded`` (``may_leave``), also
+    while waiting, once the evening is known to be past ``expected_version``."""
+    ev = _enter(evening_id)
+    try:
+        _wait(ev, expected_version, may_leave)
+        try:
+            yield partial(_seen, ev)
+        finally:
+            with ev.cond:
+                ev.held = False
+                ev.chosen = _draw(ev)
+                ev.cond.notify_all()
+    finally:
+        _leave(evening_id, ev)
