@@ -62,9 +62,11 @@ format: install-test
 	$(BIN)/ruff check --fix $(LINTED)
 	$(BIN)/ruff format $(LINTED)
 
-# The suite runs on every core (at most four workers; worksteal balances the long browser
-# tests); PYTEST_ARGS replaces that, e.g. PYTEST_ARGS="tests/engine -q" or "-p no:xdist".
-PYTEST_ARGS ?= -n auto --maxprocesses=4 --dist worksteal
+# The suite runs in three workers (pytest-xdist; worksteal balances the long browser tests):
+# much of a browser test is waiting for a poll, so three overlap well even on two cores.
+# PYTEST_ARGS replaces that, e.g. PYTEST_ARGS="tests/engine -q" or "-p no:xdist".
+PYTEST_WORKERS ?= 3
+PYTEST_ARGS ?= -n $(PYTEST_WORKERS) --dist worksteal
 test: install-test check
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 

@@ -19,6 +19,9 @@ pytestmark = pytest.mark.browser
 
 
 def _images_loaded(page: Any) -> bool:
+    """Every picture drew. A click's navigation may hand back the page before its pictures
+    arrive, so wait for the load event first: it fires once each one has loaded or failed."""
+    page.wait_for_load_state("load")
     return bool(page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)"))
 
 
