@@ -274,20 +274,30 @@ def store_record(record: CircleRecord) -> tuple[str, str]:
 
 @contextmanager
 def counted() -> Iterator[list[str]]:
-    """Every SQL statement sent to the database inside the block (in an app context)."""
+    """Every SQL statement sent to the database inside the block (in an app context), also the
+    one-statement reads of ``stamp.Prepared``, which run past SQLAlchemy's events (on any engine)."""
     from sqlalchemy import event
 
     from scorekeeper.extensions import db
+    from scorekeeper.services.stamp import Prepared
 
     seen: list[str] = []
 
     def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         seen.append(statement)
 
+    run = Prepared.first
+
+    def prepared(self: Prepared, values: dict[str, Any]) -> Any:
+        seen.append(self.sql)
+        return run(self, values)
+
     event.listen(db.engine, "before_cursor_execute", count)
+    Prepared.first = prepared  # type: ignore[method-assign]
     try:
         yield seen
     finally:
+        Prepared.first = run  # type: ignore[method-assign]
         event.remove(db.engine, "before_cursor_execute", count)
 
 

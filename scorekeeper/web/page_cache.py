@@ -11,8 +11,8 @@ everything it was drawn from:
   and its latest hand, the circle's naming events) as the snapshot the text was drawn from read them;
 - the language and the dates' region of the request (``i18n.current_language``, ``format_locale``).
 
-A request looks it up with the stamp read now (one statement: link -> evening, ``stamp.of_link``,
-or the poll's own), so a kept text is only ever what a fresh drawing would give. What belongs to one
+A request looks it up with the stamp read now (one statement: link -> evening, ``poll.stamp_by_link``
+on the fast layer's engine, or the poll's own), so a kept text is only ever what a fresh drawing would give. What belongs to one
 request is never kept: the CSRF token and the forms' request ids are cut out of the text when it is
 kept and put in fresh on every answer (two phones never share a request id; each gets a token of
 its own session). A page drawn while a flashed message waited is not kept, and none is taken from
@@ -38,7 +38,8 @@ from ..forms import issued_request_ids, new_request_id
 from ..i18n import current_language, format_locale
 from ..services.circles import hash_token
 from ..services.snapshot import EveningSnapshot
-from ..services.stamp import Stamp, of_link, stamp_of
+from ..services.stamp import Stamp, stamp_of
+from .poll import stamp_by_link
 
 EXTENSION = "scorekeeper.page_cache"
 CSRF = -1  # the hole of the CSRF token; holes 0, 1, ... are the drawing's request ids in order
@@ -156,7 +157,7 @@ def lookup(kind: str, token: str, public_id: str) -> tuple[str, Stamp, bool] | N
     link opens nothing: the full path refuses it and counts it)."""
     if _usable() is None:
         return None
-    found = of_link(token, public_id)
+    found = stamp_by_link(current_app, token, public_id)
     if found is None:
         return None
     stamp, can_write = found

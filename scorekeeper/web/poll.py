@@ -45,7 +45,7 @@ from .. import config as cfg
 from ..extensions import db
 from ..hosting import PERMISSIONS_POLICY
 from ..limits import wrong_tokens_exhausted
-from ..services.stamp import Stamp, by_link
+from ..services.stamp import Stamp, by_link, of_link
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -201,6 +201,20 @@ class FastPoll:
         for candidate in (etag, *(f"{etag}:{algo}" for algo in self.encodings)):
             if asked.contains(candidate):
                 return quote_etag(candidate)
+        return None
+
+
+def stamp_by_link(app: Flask, token: str, public_id: str) -> tuple[Stamp, bool] | None:
+    """``by_link`` on the fast layer's engine (no session: on PostgreSQL one round trip in
+    autocommit instead of BEGIN, SELECT, ROLLBACK), through the request's session when the layer
+    is not installed; None when the link opens no such evening or the database did not answer
+    (the caller takes the full path, which refuses, counts or answers 503)."""
+    fast = app.extensions.get(EXTENSION)
+    if not isinstance(fast, FastPoll):
+        return of_link(token, public_id)
+    try:
+        return by_link(fast.engine, token, public_id)
+    except Exception:  # noqa: BLE001 - the full path answers a failing database
         return None
 
 
