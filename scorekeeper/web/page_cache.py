@@ -12,11 +12,12 @@ everything it was drawn from:
 - the language and the dates' region of the request (``i18n.current_language``, ``format_locale``).
 
 A request looks it up with the stamp read now (one statement: link -> evening, ``poll.stamp_by_link``
-on the fast layer's engine, or the poll's own), so a kept text is only ever what a fresh drawing would give. What belongs to one
-request is never kept: the CSRF token and the forms' request ids are cut out of the text when it is
-kept and put in fresh on every answer (two phones never share a request id; each gets a token of
-its own session). A page drawn while a flashed message waited is not kept, and none is taken from
-memory while one waits. Seat pages are never kept (nothing here knows a seat).
+on the fast layer's engine, or the poll's own), so a kept text is only ever what a fresh drawing
+would give. What belongs to one request is never kept: the CSRF token and the forms' request ids
+are cut out of the text when it is kept and put in fresh on every answer (two phones never share a
+request id; each gets a token of its own session). A page drawn while a flashed message waited is
+not kept, and none is taken from memory while one waits. Seat pages are never kept (nothing here
+knows a seat).
 
 Bounded: ``PAGE_CACHE_ENTRIES`` texts per worker (default 512, some 20 KB each), the least recently
 used dropped first; 0 switches it off, and so does debug mode (templates reload there).
