@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from flask.testing import FlaskClient
 from shared_helpers import rid
 from sqlalchemy import func, select
 
+from scorekeeper.config import defaults
 from scorekeeper.extensions import db
 from scorekeeper.history import export
 from scorekeeper.history.sample import sample_circle
@@ -97,6 +99,20 @@ def test_a_large_export_imports_above_the_usual_body_limit(client: FlaskClient) 
     assert len(Api(client, resp.get_json()["write_token"]).ok("GET", "/evenings")["evenings"]) == 60
     # the other endpoints keep their small limit
     error_of(client.post("/api/v1/circles", data=big, headers={"Content-Type": "application/json"}), 413)
+
+
+def test_a_circle_of_500_evenings_imports_under_the_default_limit(
+    app_factory: Callable[..., Flask], db_url: str
+) -> None:
+    """The issue's large circle: 500 evenings (some 4 MB) import whole under the shipped limit."""
+    client = app_factory(db_url).test_client()
+    big = export.dumps(sample_circle(2026, evenings=500, paper_rate=0.0), utcnow()).encode()
+    assert (
+        2 * 1024 * 1024 < len(big) < client.application.config["IMPORT_MAX_BYTES"] == defaults("")["IMPORT_MAX_BYTES"]
+    )
+    resp = _import(client, big)
+    assert resp.status_code == 201, resp.get_data(as_text=True)[:300]
+    assert len(Api(client, resp.get_json()["write_token"]).ok("GET", "/evenings")["evenings"]) == 500
 
 
 def test_a_bad_file_is_refused_and_writes_nothing(client: FlaskClient, app: Flask) -> None:
