@@ -20,8 +20,17 @@ CONFIG.shell.forEach(function (url) {
   if (url.indexOf("/js/queue.js") >= 0) importScripts(url);
 });
 
+/* The home page is the installed app's start_url (the manifest's "/"): kept at install, so a
+   phone that only ever opened a circle's link still starts offline and finds its circles there. */
+function keepHome() {
+  return fetch("/", { credentials: "same-origin" }).then(function (response) {
+    if (response.ok && !response.redirected) return caches.open(PAGES).then(function (cache) { return cache.put("/", response); });
+    return null;
+  }).catch(function () { /* kept at the next visit */ });
+}
+
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(STATIC).then(function (cache) { return cache.addAll(CONFIG.shell); }).then(function () {
+  event.waitUntil(caches.open(STATIC).then(function (cache) { return cache.addAll(CONFIG.shell); }).then(keepHome).then(function () {
     return self.skipWaiting();
   }));
 });

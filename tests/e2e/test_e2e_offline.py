@@ -14,7 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_helpers import Switchable, no_sideways_scroll, record, seat_link, shot, table_evening, wait_until
+from e2e_helpers import (
+    PHONE,
+    Switchable,
+    Watch,
+    no_sideways_scroll,
+    record,
+    seat_link,
+    shot,
+    table_evening,
+    wait_until,
+)
 from flask import Flask
 
 from scorekeeper.game.hand_entry import HandEntry
@@ -271,9 +281,10 @@ def test_the_digital_table_says_it_is_offline_and_resumes(server: Switchable, ph
     page.context.set_offline(False)
     wait_until(page, "document.getElementById('offline-state').hidden")
     page.wait_for_selector("#seat-live")
-    # the seat page (a private hand) is never kept by the worker: only the slate is
+    # the seat page (a private hand) is never kept by the worker: only the slate is (and the
+    # home page, the start_url, kept at install)
     kept = page.evaluate("caches.open('sk-pages').then(c => c.keys()).then(k => k.map(r => new URL(r.url).pathname))")
-    assert kept == [f"/c/{at.write}/e/{at.evening_id}"]
+    assert sorted(kept) == ["/", f"/c/{at.write}/e/{at.evening_id}"]
 
 
 def test_the_slate_picture_and_links_are_shared_or_copied(server: Switchable, phone: Any) -> None:
@@ -364,3 +375,137 @@ def test_a_new_worker_keeps_the_queue(server: Switchable, phone: Any, monkeypatc
     page.context.set_offline(False)
     wait_until(page, "document.getElementById('queue').hidden", timeout=20_000)
     assert _count(server.app, evening_id, token) == 1
+
+
+def test_chromium_itself_finds_the_app_installable(chromium: Any, server: Switchable, tmp_path: Path) -> None:
+    """Chromium's own verdict (DevTools ``Page.getInstallabilityErrors``), not the manifest's
+    fields as the test reads them: once the worker controls the slate, Chromium has nothing
+    against installing the app (manifest, icons, start_url, scope, worker). A profile on disk,
+    not the ``phone`` fixture: its contexts are off the record, and Chromium installs nothing
+    from an incognito window (it says exactly that, ``in-incognito``, and nothing else)."""
+    token, evening_id = _evening(server.app)
+    context = chromium.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path="/usr/bin/chromium",
+        args=["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-component-update"],
+        headless=True,
+        viewport=PHONE,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        locale="en-GB",
+    )
+    watch = Watch()
+    watch.attach(context)
+    try:
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+        _controlled(page)
+        errors = context.new_cdp_session(page).send("Page.getInstallabilityErrors")["installabilityErrors"]
+        assert errors == [], errors
+        # the same page in the phone fixture's (incognito) kind of context: only that is said
+        incognito = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+        try:
+            other = incognito.new_page()
+            other.goto(f"{server.url}/c/{token}/e/{evening_id}")
+            _controlled(other)
+            said = incognito.new_cdp_session(other).send("Page.getInstallabilityErrors")["installabilityErrors"]
+            assert [e["errorId"] for e in said] == ["in-incognito"], said
+        finally:
+            incognito.close()
+        assert watch.refused() == [], watch.refused()
+    finally:
+        context.close()
+
+
+# Headless Chromium has no share sheet: this stands in for it (before the page's own scripts)
+# and writes down what the page handed over. ``files``: whether canShare says yes to files;
+# no canShare at all when it is null.
+_SHARE_SHEET = """
+(files => {
+  window.__skShared = [];
+  Object.defineProperty(navigator, "share", { configurable: true, value: data => {
+    const got = (data.files || []).map(f => f.arrayBuffer().then(b => ({
+      name: f.name, type: f.type, size: f.size, head: Array.from(new Uint8Array(b.slice(0, 8))) })));
+    return Promise.all(got).then(list => {
+      const { title = null, text = null, url = null } = data;
+      window.__skShared.push({ title, text, url, files: list });
+    });
+  } });
+  Object.defineProperty(navigator, "canShare", { configurable: true,
+    value: files === null ? undefined : data => !(data && data.files && data.files.length) || files });
+})(FILES)
+"""
+PNG_SIGNATURE = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+
+def _shared_after_tap(server: Switchable, phone: Any, token: str, evening_id: str, files: bool | None) -> Any:
+    """What the share sheet got from one tap on the slate's share button (see _SHARE_SHEET)."""
+    page = phone()
+    page.add_init_script(_SHARE_SHEET.replace("FILES", {True: "true", False: "false", None: "null"}[files]))
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    button = page.locator("button[data-share-png]")
+    assert button.is_visible()
+    no_sideways_scroll(page)
+    button.tap()
+    wait_until(page, "window.__skShared.length > 0")
+    time.sleep(0.3)  # a second share would come now
+    got = page.evaluate("window.__skShared")
+    png = page.evaluate("u => fetch(u).then(r => r.blob()).then(b => b.size)", button.get_attribute("data-share-png"))
+    return got, png
+
+
+def test_the_slate_picture_is_shared_as_a_png_file(server: Switchable, phone: Any) -> None:
+    """Where the phone can share files, a tap on "Share the slate picture" hands the share
+    sheet one file, the slate's PNG itself (its bytes, not a link); where it can share but not
+    files, or has no canShare at all, the picture's link is shared instead, as offline.js means."""
+    token, evening_id = _evening(server.app)
+    png = f"{server.url}/c/{token}/e/{evening_id}/slate.png?lang=en"
+    shared, size = _shared_after_tap(server, phone, token, evening_id, files=True)
+    assert len(shared) == 1, shared
+    (files,) = [s["files"] for s in shared]
+    assert len(files) == 1, files
+    assert files[0]["name"] == "slate.png" and files[0]["type"] == "image/png" and files[0]["size"] > 0, files
+    assert files[0]["size"] == size  # the slate's picture itself
+    assert files[0]["head"] == PNG_SIGNATURE, files
+    assert shared[0]["title"] == "Berghaus" and shared[0]["url"] is None
+    # canShare says no to files: the link to the picture goes instead
+    for files_ok in (False, None):
+        shared, _size = _shared_after_tap(server, phone, token, evening_id, files=files_ok)
+        assert shared == [{"title": "Berghaus", "text": None, "url": png, "files": []}], (files_ok, shared)
+
+
+def test_a_circle_opened_once_reopens_from_the_home_screen_offline(server: Switchable, phone: Any) -> None:
+    """The installed app starts at the manifest's start_url, ``/``, which lists the circles this
+    phone remembers. A circle opened once (by its link, never the home page) and its slate: with
+    no network (the server stopped AND the context offline) the home screen still opens, names
+    the circle, and a tap shows the circle page and then its slate from the worker's cache, with
+    their real content."""
+    token, evening_id = _evening(server.app)
+    page = phone()
+    page.goto(f"{server.url}/c/{token}")
+    _controlled(page)
+    page.click(f"a[href$='/e/{evening_id}'] >> nth=0")
+    page.wait_for_selector("#slate")
+    _controlled(page)
+    manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
+    start = manifest["start_url"]
+    assert start == "/"
+    _go_offline(server, page)
+    assert page.evaluate("navigator.onLine") is False
+    page.goto(server.url + start)
+    mine = page.locator("#my-circles a", has_text="Berghaus")
+    assert page.locator("#my-circles-box").is_visible() and mine.count() == 1
+    no_sideways_scroll(page)
+    shot(page, "offline-home")
+    mine.tap()
+    page.wait_for_url(f"{server.url}/c/{token}")
+    assert page.locator("h1").inner_text() == "Berghaus"
+    evening = page.locator(f"a[href$='/e/{evening_id}'] >> nth=0")
+    assert all(name in evening.inner_text() for name in NAMES)
+    no_sideways_scroll(page)
+    evening.tap()
+    page.wait_for_selector("#slate")
+    assert page.url == f"{server.url}/c/{token}/e/{evening_id}"
+    assert all(name in page.inner_text("#slate") for name in NAMES)
+    assert page.locator("#offline-state").is_visible() and "Offline" in page.inner_text("#offline-state")
