@@ -3,8 +3,8 @@
 Every layer keeps its own helpers in ONE module next to its tests (``game``: none;
 ``engine_helpers``, ``bots_helpers``, ``scoring_helpers``, ``render_helpers``,
 ``web_helpers``, ``api_helpers``, ``services_helpers``, ``table_helpers``,
-``e2e_helpers``, ``i18n_helpers``), imported the same way: by module name (pytest puts
-each test folder, and this one, on the import path).
+``e2e_helpers``, ``i18n_helpers``, ``history_helpers``, ``hosting_helpers``), imported
+the same way: by module name (pytest puts each test folder, and this one, on the import path).
 
 - ``rid``: a fresh request id; ``SOAK``: long property runs (``SCOREKEEPER_SOAK=1``);
 - ``race``: jobs released together, as several phones or workers would write;
@@ -293,11 +293,11 @@ def counted() -> Iterator[list[str]]:
         return run(self, values)
 
     event.listen(db.engine, "before_cursor_execute", count)
-    Prepared.first = prepared  # type: ignore[method-assign]
+    Prepared.first = prepared  # type: ignore[method-assign]  # counting, put back below
     try:
         yield seen
     finally:
-        Prepared.first = run  # type: ignore[method-assign]
+        Prepared.first = run  # type: ignore[method-assign]  # the real method back
         event.remove(db.engine, "before_cursor_execute", count)
 
 

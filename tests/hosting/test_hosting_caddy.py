@@ -20,9 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from .hosting_helpers import csrf
-from .server_helpers import STARTUP_S, free_port, gunicorn, stop
+from hosting_helpers import STARTUP_S, csrf, free_port, gunicorn, stop
 
 pytestmark = [pytest.mark.caddy, pytest.mark.slow]
 

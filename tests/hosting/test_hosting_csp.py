@@ -15,12 +15,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hosting_helpers import API, bearer, circle_tokens, hand, inline_code, start_evening
 from shared_helpers import hidden
 from werkzeug.test import TestResponse
 
 from scorekeeper.config import CONTENT_SECURITY_POLICY
-
-from .hosting_helpers import API, bearer, circle_tokens, hand, inline_code, start_evening
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,12 +12,11 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from hosting_helpers import API, bearer, circle_tokens, hand, start_evening
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from scorekeeper.services import evenings
-
-from .hosting_helpers import API, bearer, circle_tokens, hand, start_evening
 
 
 def _lost(*_args: Any, **_kwargs: Any) -> None:

@@ -28,8 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from .server_helpers import Server, free_port, gunicorn, workers_of
+from hosting_helpers import Server, free_port, gunicorn, workers_of
 
 pytestmark = [pytest.mark.slow]
 

@@ -9,10 +9,9 @@ import socket
 from collections.abc import Iterator
 
 import pytest
+from hosting_helpers import Server, gunicorn
 
 from scorekeeper.gunicorn_conf import DRAIN_LIMIT, must_close, post_worker_init
-
-from .server_helpers import Server, gunicorn
 
 TOKEN = "q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0x1C"
 

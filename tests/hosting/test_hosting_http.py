@@ -12,11 +12,10 @@ from pathlib import Path
 import brotli
 import pytest
 from flask import Flask
+from hosting_helpers import API, bearer, circle_tokens, csrf, start_evening
 from werkzeug.test import TestResponse
 
 from scorekeeper.hosting import IMMUTABLE, PERMISSIONS_POLICY, static_version
-
-from .hosting_helpers import API, bearer, circle_tokens, csrf, start_evening
 
 ASSET = re.compile(r'(?:src|href)="(/static/[^"?]+)\?v=([0-9a-f]+)"')
 

@@ -10,12 +10,11 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hosting_helpers import API, bearer, circle_tokens, csrf, hand, new_circle, redis_url, start_evening
 from werkzeug.test import TestResponse
 
 from scorekeeper import config as cfg
 from scorekeeper import limits
-
-from .hosting_helpers import API, bearer, circle_tokens, csrf, hand, new_circle, start_evening
 
 ANNA = {"REMOTE_ADDR": "198.51.100.7"}
 BEAT = {"REMOTE_ADDR": "198.51.100.8"}
@@ -150,8 +149,6 @@ def test_the_limit_is_off_when_disabled(app_factory: Callable[..., Flask], db_ur
 
 
 def test_redis_counts_for_every_host(app_factory: Callable[..., Flask], db_url: str) -> None:
-    from .conftest import redis_url
-
     shared = {"RATELIMIT_STORAGE_URI": redis_url(), "RATELIMIT_KEY_PREFIX": f"sk-test-{id(db_url)}-hosts"}
     one = app_factory(db_url, LIMIT_NEW_CIRCLES="3 per hour", **shared).test_client()
     two = app_factory(db_url, LIMIT_NEW_CIRCLES="3 per hour", **shared).test_client()

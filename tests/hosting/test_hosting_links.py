@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 import segno
 from flask import Flask
+from hosting_helpers import API, bearer, circle_tokens, csrf, start_evening
 
 from scorekeeper import address
 from scorekeeper.hosting import check_url
-
-from .hosting_helpers import API, bearer, circle_tokens, csrf, start_evening
 
 EVIL = "evil.example"
 LINK = re.compile(r"(?:https?://[^\s\"'<>]+)")

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from shared_helpers import rid
 from sqlalchemy import select, text
 
 from scorekeeper.extensions import db
@@ -22,8 +23,6 @@ from scorekeeper.models import EntryRow, Evening, TableAction
 from scorekeeper.scoring import Cut
 from scorekeeper.services import circles, evenings
 from scorekeeper.services import digital_table as tables
-
-from .hosting_helpers import rid
 
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
 

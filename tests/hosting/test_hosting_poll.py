@@ -13,14 +13,13 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from hosting_helpers import API, bearer, circle_tokens, csrf, hand, start_evening
 from sqlalchemy import event
 from werkzeug.test import Client
 
 from scorekeeper.extensions import db
 from scorekeeper.services.stamp import Prepared
 from scorekeeper.web.poll import FastPoll, release_of
-
-from .hosting_helpers import API, bearer, circle_tokens, csrf, hand, start_evening
 
 ANNA = {"REMOTE_ADDR": "198.51.100.7"}
 WRONG = "Z" * 43
@@ -56,11 +55,11 @@ def _statements(app: Flask) -> Iterator[list[str]]:
         engines = {id(e): e for e in (db.engine, _fast(app).engine)}.values()
     for engine in engines:
         event.listen(engine, "before_cursor_execute", note)
-    Prepared.first = prepared  # type: ignore[method-assign]
+    Prepared.first = prepared  # type: ignore[method-assign]  # counting, put back below
     try:
         yield seen
     finally:
-        Prepared.first = run  # type: ignore[method-assign]
+        Prepared.first = run  # type: ignore[method-assign]  # the real method back
         for engine in engines:
             event.remove(engine, "before_cursor_execute", note)
 

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hosting_helpers import API, bearer, circle_tokens
+from shared_helpers import rid
 from sqlalchemy import func, select, update
 
 from scorekeeper.extensions import db
@@ -19,8 +21,6 @@ from scorekeeper.services import circles
 from scorekeeper.services import purse as purse_service
 from scorekeeper.services.errors import RequestIdReused
 from scorekeeper.services.purse import Payment
-
-from .hosting_helpers import API, bearer, circle_tokens, rid
 
 
 class Writer:

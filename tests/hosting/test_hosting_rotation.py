@@ -11,8 +11,7 @@ from collections.abc import Callable
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-
-from .hosting_helpers import API, bearer, circle_tokens, csrf, start_evening
+from hosting_helpers import API, bearer, circle_tokens, csrf, start_evening
 
 WRITE_LINK = re.compile(r'id="write-link"[^>]*value="https?://[^/]+/c/([^"]+)"')
 REMEMBERED = re.compile(r'data-remember [^>]*data-url="https?://[^/]+/c/([^"]+)"')

@@ -13,8 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-from .server_helpers import free_port, stop, wait_until_up
+from hosting_helpers import free_port, stop, wait_until_up
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = sorted(p.name for p in (ROOT / "scorekeeper" / "translations").iterdir() if p.is_dir())
