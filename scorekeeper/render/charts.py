@@ -18,6 +18,7 @@ import io
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Final, Generic, Literal, TypeVar, overload
 from xml.sax.saxutils import escape, quoteattr
 
@@ -66,7 +67,15 @@ class ChartSeries:
 
 
 T = TypeVar("T")
-_UNMADE: Final = object()
+
+
+class _Unmade(Enum):
+    """The mark of an item not made yet (an enum member, so ``is`` tells the type checker too)."""
+
+    UNMADE = 0
+
+
+_UNMADE: Final = _Unmade.UNMADE
 
 
 class Lazy(Sequence[T], Generic[T]):
@@ -78,13 +87,13 @@ class Lazy(Sequence[T], Generic[T]):
 
     def __init__(self, n: int, make: Callable[[int], T]) -> None:
         self._make = make
-        self._items: list[object] = [_UNMADE] * n
+        self._items: list[T | _Unmade] = [_UNMADE] * n
 
     def _at(self, i: int) -> T:
         item = self._items[i]
         if item is _UNMADE:
             item = self._items[i] = self._make(i if i >= 0 else len(self._items) + i)
-        return item  # type: ignore[return-value]
+        return item
 
     @overload
     def __getitem__(self, i: int) -> T: ...

@@ -421,7 +421,7 @@ def _append(
         **hand,
     }
     s.execute(_ENTRY, {"evening_id": evening_id, **values})
-    s.info.setdefault(_APPENDED, []).append(EntryRecord(**values))  # type: ignore[arg-type]
+    s.info.setdefault(_APPENDED, []).append(EntryRecord(**values))  # type: ignore[arg-type]  # EntryRecord's fields
 
 
 def _author(author: str | None) -> str | None:

@@ -96,10 +96,10 @@ _OF_CIRCLE = select(*_COLUMNS).where(
 def _stamp(row: tuple[object, ...]) -> Stamp:
     version, hidden, table, hand, names = row[:5]
     return Stamp(
-        int(version),  # type: ignore[call-overload]
+        int(version),  # type: ignore[call-overload]  # a DBAPI row's value, untyped: an integer column
         bool(hidden),
         "" if table is None else f"{table}:{hand or 0}",
-        int(names or 0),  # type: ignore[call-overload]
+        int(names or 0),  # type: ignore[call-overload]  # a DBAPI row's value, untyped: a count or NULL
     )
 
 

@@ -31,7 +31,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import ORMExecuteState, Session
 
-from ..extensions import db
+from ..extensions import Base, db
 from ..game.errors import N_, RuleError
 from ..models import REQUEST_ID_LEN
 
@@ -257,7 +257,7 @@ def outcome() -> str:
     return found
 
 
-def guard_append_only(*models: type) -> None:
+def guard_append_only(*models: type[Base]) -> None:
     """Refuse, at flush time, to delete or change a row of an append-only model, and
     refuse bulk ``UPDATE``/``DELETE`` statements on their tables (the latter are allowed
     inside ``erasing()`` only: deleting a whole circle for good).
@@ -266,7 +266,7 @@ def guard_append_only(*models: type) -> None:
     rows; a bug that tried otherwise raises instead of silently rewriting history.
     """
     guarded = tuple(models)
-    tables = {m.__table__ for m in guarded}  # type: ignore[attr-defined]
+    tables = {m.__table__ for m in guarded}
 
     @event.listens_for(Session, "do_orm_execute")
     def _refuse_bulk(state: ORMExecuteState) -> None:

@@ -366,7 +366,7 @@ class Switchable:
     def _wsgi(self, environ: dict[str, Any], start_response: Any) -> Any:
         method, path = environ["REQUEST_METHOD"], environ["PATH_INFO"]
         self.seen.append(f"{method} {path}")
-        body = list(self.app.wsgi_app(environ, start_response))  # type: ignore[arg-type]
+        body = list(self.app.wsgi_app(environ, start_response))
         if self.hold(method, path):
             self.held.set()
             self.release.wait(30)

@@ -138,7 +138,8 @@ def test_an_evening_read_as_its_stored_outcome_gives_nothing_else() -> None:
     with pytest.raises(InputsNotRead):
         _ = ev.entries
     with pytest.raises(InputsNotRead):
-        export.encode(replace(c, evenings=(ev,)), c.evenings[0].ended_at or c.created_at)  # type: ignore[arg-type]
+        at = c.evenings[0].ended_at or c.created_at
+        export.encode(replace(c, evenings=(ev,)), at)  # type: ignore[arg-type]  # a bad evening on purpose
     with pytest.raises(InputsNotRead):
         export.csv_rows(view(replace(c, evenings=(ev,))))
     with pytest.raises(ValueError):

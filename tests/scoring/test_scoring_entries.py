@@ -141,7 +141,7 @@ FULL_SIDE0 = [hand(r.key, 0, 50, contract=OBENABE if r.is_choice else None) for 
         (TEAMS, [], hand("joker1", 0, 50, contract=SLALOM_OBE), "contract_not_allowed"),
         (CLUB, [], hand("misere_zwueschi", 0, 50, contract=OBENABE), "contract_not_allowed"),
         (THREE, [], HandEntry("suit_C", 0, None, 50.5, 106.5), "points_not_whole"),  # type: ignore[arg-type]  # forged
-        (THREE, [], HandEntry("suit_C", 0, None, True, 156), "points_not_whole"),  # type: ignore[arg-type]  # forged
+        (THREE, [], HandEntry("suit_C", 0, None, True, 156), "points_not_whole"),  # forged: a bool is an int
         (THREE, [], HandEntry("suit_C", 0, None, 158, -1), "points_range"),
         (THREE, [], HandEntry("suit_C", 0, None, -1, 158), "points_range"),
         (THREE, [], HandEntry("suit_C", 0, None, 100, 56), "points_sum"),
@@ -205,7 +205,12 @@ def _one_bad_entry(code: str) -> tuple[Any, list[HandEntry], HandEntry, int | No
         "row_closed": (THREE, [hand("suit_C", 1, 50)], hand("suit_C", 1, 60), None),
         "contract_required": (THREE, [], hand("joker1", 0, 50), None),
         "contract_not_allowed": (THREE, [], hand("obenabe", 0, 50, contract=UNDENUFE), None),
-        "points_not_whole": (THREE, [], HandEntry("suit_C", 0, None, 50.5, 106.5), None),  # type: ignore[arg-type]
+        "points_not_whole": (
+            THREE,
+            [],
+            HandEntry("suit_C", 0, None, 50.5, 106.5),  # type: ignore[arg-type]  # forged
+            None,
+        ),
         "points_range": (THREE, [], HandEntry("suit_C", 0, None, 158, -1), None),
         "points_sum": (THREE, [], HandEntry("suit_C", 0, None, 100, 56), None),
         "match_and_countermatch": (
@@ -223,7 +228,7 @@ def _one_bad_entry(code: str) -> tuple[Any, list[HandEntry], HandEntry, int | No
         "entry_unknown": (THREE, [hand("suit_C", 1, 50)], hand("suit_C", 1, 50), 1),
         "correction_conflict": (CLUB, *_club_barrel_conflict(), 0),
         # cells typed from a paper slate (HandEntry.paper)
-        "cell_not_whole": (THREE, [], HandEntry.paper("suit_C", 0, 48.0), None),  # type: ignore[arg-type]
+        "cell_not_whole": (THREE, [], HandEntry.paper("suit_C", 0, 48.0), None),  # type: ignore[arg-type]  # forged
         "cell_with_points": (THREE, [], HandEntry("suit_C", 0, None, 40, 117, cell=40), None),
         "cell_impossible": (TEAMS, [], HandEntry.paper("suit_H", 0, 49), None),  # not a multiple of 4
         "cell_needs_match": (THREE, [], HandEntry.paper("suit_C", 0, 257), None),

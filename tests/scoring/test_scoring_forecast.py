@@ -246,7 +246,7 @@ def test_history_is_checked() -> None:
     with pytest.raises(ValueError):
         forecast(slate, seed=1, history={(0, "obenabe"): [158]})
     with pytest.raises(ValueError):
-        forecast(slate, seed=1, history={("0", "obenabe"): [100]})  # type: ignore[dict-item]
+        forecast(slate, seed=1, history={("0", "obenabe"): [100]})  # type: ignore[dict-item]  # a seat as text: refused
 
 
 def test_history_keys_may_be_full_contract_codes() -> None:

@@ -148,7 +148,7 @@ def test_what_is_derived_is_kept_for_a_bounded_number_of_filters(app: Flask) -> 
         circle, _seen, _record = _load(_circle(1))
         mem = memory.memory_of(circle)
         for i in range(memory.MEMO_SIZE + 10):
-            assert mem.derive(("filter", i), lambda i=i: i) == i  # type: ignore[misc]
+            assert mem.derive(("filter", i), lambda i=i: i) == i  # type: ignore[misc]  # untyped default
         assert mem.derive(("filter", 0), lambda: -1) == -1  # the oldest went first
         assert mem.derive(("filter", memory.MEMO_SIZE + 9), lambda: -1) == memory.MEMO_SIZE + 9
 
@@ -346,16 +346,16 @@ def test_a_new_evening_rates_one_game_more_and_stores_the_run(app: Flask) -> Non
         rated: list[int] = []
         real = ratings._rate
 
-        def counting(games, start):  # type: ignore[no-untyped-def]
+        def counting(games, start):  # type: ignore[no-untyped-def]  # _rate's stand-in: passes its arguments on
             rated.append(len(games))
             return real(games, start)
 
-        ratings._rate = counting  # type: ignore[assignment]
+        ratings._rate = counting
         try:
             mem = memory.memory_of(circle)
             mem.ratings()
         finally:
-            ratings._rate = real  # type: ignore[assignment]
+            ratings._rate = real
         assert sum(rated) == 1  # the stored run went as far as the new evening
         db.session.rollback()
         _cold()

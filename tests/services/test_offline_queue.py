@@ -128,7 +128,7 @@ def test_a_malformed_queue_is_refused(app: Flask, earlier: object) -> None:
     with app.app_context():
         ev = _start()
         with pytest.raises(RuleError) as err:
-            _queued(ev, next_hand(_local(ev), 0), 0, rid("q"), earlier)  # type: ignore[arg-type]
+            _queued(ev, next_hand(_local(ev), 0), 0, rid("q"), earlier)  # type: ignore[arg-type]  # None on purpose
         assert err.value.code == "request_id"
         assert _hand_rows(ev) == []
 

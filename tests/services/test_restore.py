@@ -137,7 +137,7 @@ def test_a_rich_circle_round_trips_exactly(app: Flask) -> None:
         # statistics, ratings and the purse, computed on both (ids named alike), are equal
         views = [history_view(export.decode(normal(doc))) for doc in (before, after)]
         for compute in (ratings.ratings, stats.circle_stats, history_purse.purse):
-            assert compute(views[0]) == compute(views[1])  # type: ignore[operator]
+            assert compute(views[0]) == compute(views[1])
         # the restored slates read as the original ones
         for a, b in zip(before["evenings"], after["evenings"], strict=True):
             snap_a = evenings.load_snapshot(evenings.get_evening(circle, a["id"]))

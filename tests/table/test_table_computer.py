@@ -159,7 +159,7 @@ def test_a_hand_is_in_play_exactly_while_its_state_is_not_over(app: Flask) -> No
             assert evenings.load_snapshot(ev).hand_in_play == (not st.hand_over)
             if st.hand_over:
                 break
-            st = human_move(table, st.to_move(), rng)  # type: ignore[arg-type]
+            st = human_move(table, st.to_move(), rng)  # type: ignore[arg-type]  # a hand in play: someone moves
         snap = evenings.load_snapshot(ev)
         assert snap.table_open and not snap.hand_in_play and len(snap.slate.entries) == 1
         tables.deal_next(table, rng=random.Random(7))

@@ -32,7 +32,7 @@ def _race(app: Flask, jobs: list[Callable[[], Any]]) -> list[Any]:
 
 
 def _slow_replay(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = HandState.replay.__func__  # type: ignore[attr-defined]
+    real = HandState.replay.__func__  # type: ignore[attr-defined]  # a classmethod's function
 
     def slow(cls: type[HandState], *args: Any, **kwargs: Any) -> HandState:
         time.sleep(WINDOW)
@@ -48,13 +48,13 @@ def test_a_double_tap_stores_once(app: Flask, monkeypatch: pytest.MonkeyPatch) -
         public_id = table.public_id
         st = tables.load(table)
         mover = st.to_move()
-        legal = st.view(mover).legal_actions  # type: ignore[union-attr]
+        legal = st.view(mover).legal_actions  # type: ignore[union-attr]  # a hand in play
         action, other = legal[-1], legal[0]
     _slow_replay(monkeypatch)
 
     def tap() -> int:
         t = tables.get_table(public_id)
-        return tables.act(t, mover, action, expected_seq=0).seq  # type: ignore[arg-type]
+        return tables.act(t, mover, action, expected_seq=0).seq  # type: ignore[arg-type]  # a legal action: not None
 
     results = _race(app, [tap, tap])
     assert results == [1, 1], results  # a double tap: both answer like the first, one row stored
@@ -62,7 +62,8 @@ def test_a_double_tap_stores_once(app: Flask, monkeypatch: pytest.MonkeyPatch) -
         assert db.session.execute(select(func.count()).select_from(TableAction)).scalar_one() == 1
     with app.app_context():
         with pytest.raises(StaleTable):  # a different action on the same old picture is stale
-            tables.act(tables.get_table(public_id), mover, other, expected_seq=0)  # type: ignore[arg-type]
+            table = tables.get_table(public_id)
+            tables.act(table, mover, other, expected_seq=0)  # type: ignore[arg-type]  # a hand in play: someone moves
 
 
 def test_two_workers_running_the_computers_store_one_hand(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -83,7 +84,7 @@ def test_two_workers_running_the_computers_store_one_hand(app: Flask, monkeypatc
         st = tables.load(tables.get_table(public_id))
         assert st.hand_over
         seqs = list(db.session.execute(select(TableAction.seq).order_by(TableAction.seq)).scalars())
-        assert seqs == list(range(1, len(st.state.history) + 1))  # type: ignore[union-attr]
+        assert seqs == list(range(1, len(st.state.history) + 1))  # type: ignore[union-attr]  # a hand in play
         entries = db.session.execute(
             select(func.count()).select_from(EntryRow).where(EntryRow.evening_id == evening_id)
         ).scalar_one()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from flask import Flask
@@ -36,11 +37,12 @@ def test_four_computers_play_a_hand_onto_the_slate(app: Flask, variant: Variant)
         assert len(slate.entries) == 1
         rows = list(db.session.execute(select(EntryRow).where(EntryRow.evening_id == ev.id)).scalars())
         assert [r.digital for r in rows] == [True]
-        assert slate.entries[0] == st.state.result().to_entry()  # type: ignore[union-attr]
+        assert slate.entries[0] == st.state.result().to_entry()  # type: ignore[union-attr]  # a hand in play
         # every action is stored, numbered 1, 2, 3... in order, and they replay to the same result
         stored = list(db.session.execute(select(TableAction).order_by(TableAction.id)).scalars())
-        assert [a.seq for a in stored] == list(range(1, len(st.state.history) + 1))  # type: ignore[union-attr]
-        assert [a.action for a in stored] == st.state.history  # type: ignore[union-attr]
+        played = len(st.state.history)  # type: ignore[union-attr]  # a hand in play
+        assert [a.seq for a in stored] == list(range(1, played + 1))
+        assert [a.action for a in stored] == st.state.history  # type: ignore[union-attr]  # a hand in play
         assert all(a.computer for a in stored)
         # the next hand: dealt by the next dealer, with the slate's open rows
         st2 = tables.deal_next(table, rng=random.Random(8))
@@ -59,7 +61,7 @@ def test_open_table_uses_the_slate_and_is_idempotent(app: Flask) -> None:
         view = st.view(0)
         assert view is not None and view.my_turn and PASS in view.legal_actions
         assert len(view.hand) == 12
-        assert st.view(1).legal_actions == ()  # type: ignore[union-attr]
+        assert st.view(1).legal_actions == ()  # type: ignore[union-attr]  # a hand in play
 
 
 def test_out_of_turn_illegal_and_stale_write_nothing(app: Flask) -> None:
@@ -78,14 +80,14 @@ def test_out_of_turn_illegal_and_stale_write_nothing(app: Flask) -> None:
         assert _count(TableAction) == 0 and tables.load(table).table.version == 0
         # choose a contract, then try a card the seat does not follow with
         view = st.view(mover)
-        announce = next(a for a in view.legal_actions if a >= 64)  # type: ignore[union-attr]
+        announce = next(a for a in view.legal_actions if a >= 64)  # type: ignore[union-attr]  # a hand in play
         st = tables.act(table, mover, announce, expected_seq=0)
         leader = st.to_move()
-        lead = st.view(leader).hand[0]  # type: ignore[union-attr]
+        lead = st.view(leader).hand[0]  # type: ignore[union-attr]  # a hand in play
         st = tables.act(table, leader, int(lead), expected_seq=1)
         nxt = st.to_move()
         v = st.view(nxt)
-        illegal = [int(c) for c in v.hand if int(c) not in v.legal_actions]  # type: ignore[union-attr]
+        illegal = [int(c) for c in v.hand if int(c) not in v.legal_actions]  # type: ignore[union-attr]  # in play
         if illegal:
             with pytest.raises(IllegalCard):
                 tables.act(table, nxt, illegal[0], expected_seq=2)
@@ -125,7 +127,7 @@ def test_a_seat_given_to_a_computer_plays_at_once(app: Flask) -> None:
         assert st.seq >= 1 and st.to_move() != 1
 
 
-def test_restart_in_the_middle_of_a_hand(app: Flask, db_url: str, app_factory) -> None:  # type: ignore[no-untyped-def]
+def test_restart_in_the_middle_of_a_hand(app: Flask, db_url: str, app_factory: Callable[..., Flask]) -> None:
     rng = random.Random(11)
     with app.app_context():
         ev = start(Variant.TEAMS)
@@ -135,16 +137,16 @@ def test_restart_in_the_middle_of_a_hand(app: Flask, db_url: str, app_factory) -
             st = tables.load(table)
             if st.hand_over:
                 break
-            st = human_move(table, st.to_move(), rng)  # type: ignore[arg-type]
+            st = human_move(table, st.to_move(), rng)  # type: ignore[arg-type]  # a hand in play: someone moves
         before = tables.load(table)
-        history = list(before.state.history)  # type: ignore[union-attr]
+        history = list(before.state.history)  # type: ignore[union-attr]  # a hand in play
         assert 0 < len(history) and not before.hand_over
     # a new app instance (another process, after a restart) on the same database
     other = app_factory(db_url)
     with other.app_context():
         table2 = tables.get_table(public_id)
         st = tables.load(table2)
-        assert list(st.state.history) == history  # type: ignore[union-attr]
+        assert list(st.state.history) == history  # type: ignore[union-attr]  # a hand in play
         st = play_out(table2, rng)
         assert st.hand_over
         ev2 = db.session.get(evenings.Evening, evening_id)

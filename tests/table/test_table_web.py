@@ -21,6 +21,9 @@ def app_config() -> dict[str, Any]:
     return {"WTF_CSRF_ENABLED": True, "TABLE_COMPUTER_LEVEL": "easy"}
 
 
+SEQ = re.compile(r'name="seq" value="(\d+)"')
+
+
 def _error_text(html: str) -> str:
     m = re.search(r"data-error>([^<]*)<", html)
     assert m, "no error shown"
@@ -45,13 +48,15 @@ def test_a_hand_from_the_slate_to_the_slate(app: Flask) -> None:
         choices = CHOICE.findall(html)
         if choices:
             status, body = phone.post(
-                "/act", action=rng.choice(choices), seq=re.search(r'name="seq" value="(\d+)"', html).group(1)
-            )  # type: ignore[union-attr]
+                "/act",
+                action=rng.choice(choices),
+                seq=SEQ.search(html).group(1),  # type: ignore[union-attr]  # the page holds it
+            )
             assert status == 200, body
             continue
         legal = LEGAL_CARD.findall(html)
         illegal = [c for c in ANY_CARD.findall(html) if c not in legal]
-        seq = re.search(r'name="seq" value="(\d+)"', html).group(1)  # type: ignore[union-attr]
+        seq = re.search(r'name="seq" value="(\d+)"', html).group(1)  # type: ignore[union-attr]  # the page holds it
         if illegal and refused < 3:  # tapping an illegal card explains why, and changes nothing
             status, body = phone.post("/act", action=illegal[0], seq=seq)
             assert status == 422 and "data-error" in body
@@ -87,7 +92,7 @@ def test_seat_cookie_handover_and_poll(app: Flask) -> None:
     phone = join(app, links[1])
     r = phone.client.get(phone.seat_url)
     assert r.headers["Cache-Control"] == "no-store"
-    version = re.search(r'data-version="(\d+)"', r.get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    version = re.search(r'data-version="(\d+)"', r.text).group(1)  # type: ignore[union-attr]  # the page holds it
     assert phone.client.get(phone.seat_url + f"/poll?v={version}").status_code == 204
     assert phone.client.get(phone.seat_url + "/poll?v=999").status_code == 200
     # a stranger without the cookie sees nothing
@@ -101,7 +106,9 @@ def test_seat_cookie_handover_and_poll(app: Flask) -> None:
     assert phone.client.get(phone.seat_url).status_code == 403
     assert app.test_client().get("/" + links[1].split("/", 3)[3]).status_code == 403  # the old link too
     table_url = f"/c/{write}/e/{evening_id}/table"
-    version = re.search(r'id="table-live" data-version="(\d+)"', admin.get(table_url).get_data(as_text=True)).group(1)  # type: ignore[union-attr]
+    live = admin.get(table_url).text
+    found = re.search(r'id="table-live" data-version="(\d+)"', live)
+    version = found.group(1)  # type: ignore[union-attr]  # the page holds it
     assert admin.get(f"{table_url}/poll?v={version}").status_code == 204
     newphone = join(app, new_link[0])
     assert "Beat" in newphone.html
@@ -147,8 +154,8 @@ def test_a_restart_in_the_middle_of_a_hand_loses_nothing(app: Flask, db_url: str
     again = Phone(client, phone.seat_url)
     html2 = again.open()
     assert re.findall(r'data-card="(\w\w)"', html2.split("data-hand", 1)[1]) == hand_before
-    seq = re.search(r'name="seq" value="(\d+)"', html2).group(1)  # type: ignore[union-attr]
+    seq = re.search(r'name="seq" value="(\d+)"', html2).group(1)  # type: ignore[union-attr]  # the page holds it
     action = (CHOICE.findall(html2) or LEGAL_CARD.findall(html2))[0]
     status, body = again.post("/act", action=action, seq=seq)
     assert status == 200, body
-    assert int(re.search(r'name="seq" value="(\d+)"', body).group(1)) > int(seq)  # type: ignore[union-attr]
+    assert int(SEQ.search(body).group(1)) > int(seq)  # type: ignore[union-attr]  # the page holds it

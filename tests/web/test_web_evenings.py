@@ -14,6 +14,8 @@ from web_helpers import NAMES, create_circle, fill_evening, post_hand, start_eve
 from scorekeeper.game.contracts import Kind
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.present.labels import chf
+from scorekeeper.scoring.final import Result
+from scorekeeper.scoring.payouts import Payout
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import evenings as svc
 
@@ -30,10 +32,12 @@ def _draw(client: FlaskClient, ev: str) -> None:
     assert "The app cut the cards." in flashes(client.get(ev).text)
 
 
-def _result(app: Flask, write: str, ev: str):  # type: ignore[no-untyped-def]
+def _result(app: Flask, write: str, ev: str) -> tuple[Result, Payout]:
     with app.app_context():
         circle, _w = circle_service.open_circle(write.split("/")[2])
-        return svc.result(svc.get_evening(circle, ev.split("/")[-1]))
+        found = svc.result(svc.get_evening(circle, ev.split("/")[-1]))
+    assert found is not None, "the evening has no result"
+    return found
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 from babel.numbers import format_currency
+from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.game.cards import Card, DeckStyle, Suit
@@ -32,7 +33,7 @@ def test_catalog_is_translated_with_the_same_placeholders() -> None:
         assert all(set(PLACEHOLDER.findall(s)) == wanted for s in strings), m.id
 
 
-def test_rule_error_params_in_deck_style_and_language(app) -> None:  # type: ignore[no-untyped-def]
+def test_rule_error_params_in_deck_style_and_language(app: Flask) -> None:
     err = RuleError("You do not hold %(card)s.", "card_not_held", card=Card.parse("HA"))
     with app.test_request_context("/", headers={"Cookie": "lang=de_CH"}):
         assert translate_error(err, DeckStyle.SWISS) == "Du hast Rose Ass nicht."

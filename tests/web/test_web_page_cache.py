@@ -186,8 +186,9 @@ def test_the_cache_is_bounded_and_drops_the_least_recently_used(app: Flask) -> N
     cache = PageCache(2)
     keys = [("page", "link", f"e{n}", None, True, "en", "en") for n in range(3)]
     for key in keys[:2]:
-        cache.put(key, Kept((key[2],), ()))  # type: ignore[arg-type]
+        cache.put(key, Kept((key[2],), ()))  # type: ignore[arg-type]  # keys without a stamp: never read
     assert cache.get(keys[0]) is not None  # used: the other one is older now
-    cache.put(keys[2], Kept(("e2",), ()))  # type: ignore[arg-type]
-    assert len(cache) == 2 and cache.get(keys[1]) is None and cache.get(keys[0]) is not None  # type: ignore[arg-type]
+    cache.put(keys[2], Kept(("e2",), ()))  # type: ignore[arg-type]  # keys without a stamp: never read
+    assert len(cache) == 2
+    assert cache.get(keys[1]) is None and cache.get(keys[0]) is not None  # type: ignore[arg-type]  # no stamps
     assert cache_of(app) is not None

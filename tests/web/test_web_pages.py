@@ -184,11 +184,11 @@ def test_undo_last_entry(client: FlaskClient) -> None:
     assert stale.status_code == 302 and version_of(client.get(ev).text) == 2
 
 
-def test_address_helper_prints_urls(capsys: object) -> None:
+def test_address_helper_prints_urls(capsys: pytest.CaptureFixture[str]) -> None:
     ips = address.local_ips()
     assert ips and all(re.fullmatch(r"\d+\.\d+\.\d+\.\d+", ip) for ip in ips)
     assert address.main(["8080"]) == 0
-    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    out = capsys.readouterr().out
     assert f"http://{ips[0]}:8080/" in out
     assert address.main(["eighty"]) == 2
 

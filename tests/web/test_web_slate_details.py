@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from shared_helpers import flashes, forms, hand_data, hidden
 from web_helpers import create_circle, fill_evening, post_hand, start_evening, start_form, version_of
 
-from scorekeeper.game.contracts import Kind, all_contracts
+from scorekeeper.game.contracts import Contract, Kind, all_contracts
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.i18n import local_date, local_datetime
@@ -144,7 +144,7 @@ def test_turn_guide_when_the_forehand_is_full(client: FlaskClient) -> None:
     rs = default_ruleset(Variant.THREE)
     sent: list[HandEntry] = []
 
-    def contract(key: str):  # type: ignore[no-untyped-def]
+    def contract(key: str) -> Contract | None:
         row = rs.row(key)
         return next((c for k in row.kinds for c in all_contracts(k) if row.allows(c)), None) if row.is_choice else None
 
