@@ -186,7 +186,8 @@ class FastPoll:
     def _page_unchanged(self, environ: WSGIEnvironment, token: str, public_id: str) -> str | None:
         req = Request(environ)
         try:
-            session = self.app.session_interface.open_session(self.app, req)  # type: ignore[arg-type]
+            interface = self.app.session_interface
+            session = interface.open_session(self.app, req)  # type: ignore[arg-type]  # a werkzeug Request, not Flask's
         except Exception:  # noqa: BLE001 - a broken cookie: the full path decides
             return None
         if session is None or session.get("_flashes"):
