@@ -219,10 +219,23 @@ def _pg_suite_url(pg_databases: Callable[[], str]) -> str:
 
 
 def _truncate_all(url: str) -> None:
+    """Empty every table. A request still in flight when its test ended (a browser's service worker
+    fetching in the background) can hold a lock the TRUNCATE needs while waiting for one it holds:
+    PostgreSQL then cancels the TRUNCATE as the deadlock's victim, the request finishes, and the
+    TRUNCATE is tried again."""
+    import psycopg
+
     from scorekeeper.extensions import db
 
     tables = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
-    _admin(url, f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+    for attempt in range(5):
+        try:
+            _admin(url, f"TRUNCATE {tables} RESTART IDENTITY CASCADE")
+            return
+        except psycopg.errors.DeadlockDetected:
+            if attempt == 4:
+                raise
+            time.sleep(0.2 * (attempt + 1))
 
 
 @pytest.fixture
