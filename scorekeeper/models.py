@@ -131,6 +131,8 @@ class Evening(Model):
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # A table that does not want the outlook (issue 13): not computed, not shown; a setting, not a change of the slate.
     outlook_hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # when a write last lost a race for this evening (a hint for fair turns: services.turns.hold_off)
+    contended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
     circle: Mapped[Circle] = relationship(back_populates="evenings")
     seats: Mapped[list[Seat]] = relationship(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from collections.abc import Callable, Collection, Sequence
 from typing import cast
 
@@ -115,6 +116,11 @@ _BUMP = (
     update(cast(Table, Evening.__table__))
     .where(cast(Table, Evening.__table__).c.id == bindparam("evening_id"))
     .values(version=bindparam("version"))
+)
+_CONTENDED = (
+    update(cast(Table, Evening.__table__))
+    .where(cast(Table, Evening.__table__).c.id == bindparam("evening_id"))
+    .values(contended_at=bindparam("at"))
 )
 _LOCK = (
     select(Evening)
@@ -319,7 +325,8 @@ def _apply(
     fingerprint = digest(action, **asked)
     may_leave = queued_after is None
 
-    def locked(seen: Callable[[int], None]) -> Evening:
+    def locked(seen: Callable[[int], None], may_yield: bool) -> Evening:
+        refused: int | None = None
         with tx.write(keep=True) as s:
             s.info.pop(_APPENDED, None)
             s.info.pop(_CUTS_ADDED, None)
@@ -334,38 +341,62 @@ def _apply(
                 queued_after is not None
                 and _only_these_since(s, evening_id, expected_version, ev.version, queued_after)
             ):
-                raise StaleVersion(ev.version)
-            if not ev.is_open and not ended_ok:
-                raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
-            made = before
-            if change(s, ev):
-                made = before + 1  # one UPDATE, no unit of work (the object keeps it as committed)
-                s.execute(_BUMP, {"evening_id": evening_id, "version": made})
-                set_committed_value(ev, "version", made)
-            s.execute(
-                _APPLIED,
-                {
-                    "evening_id": evening_id,
-                    "request_id": request_id,
-                    "action": action,
-                    "version": made,
-                    "digest": fingerprint,
-                    "created_at": utcnow(),
-                },
-            )
+                # lost the race: noted (and committed), so the next write on the fresh version
+                # yields once to the phones that lost (turns.hold_off)
+                refused = ev.version
+                s.execute(_CONTENDED, {"evening_id": evening_id, "at": utcnow()})
+            else:
+                wait = turns.hold_off(ev.contended_at, utcnow()) if may_yield else 0.0
+                if wait > 0:
+                    raise _Yield(wait)  # rolled back: nothing written, the lock let go
+                if not ev.is_open and not ended_ok:
+                    raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
+                made = before
+                if change(s, ev):
+                    made = before + 1  # one UPDATE, no unit of work (the object keeps it as committed)
+                    s.execute(_BUMP, {"evening_id": evening_id, "version": made})
+                    set_committed_value(ev, "version", made)
+                s.execute(
+                    _APPLIED,
+                    {
+                        "evening_id": evening_id,
+                        "request_id": request_id,
+                        "action": action,
+                        "version": made,
+                        "digest": fingerprint,
+                        "created_at": utcnow(),
+                    },
+                )
+        if refused is not None:
+            raise StaleVersion(refused)
         seen(made)  # committed
         if made != before:
             _hand_over_rows(s, (evening_id, public_id), before, made)
         return ev
 
+    def run(may_yield: bool) -> Evening:
+        try:
+            with turns.turn(evening_id, expected_version, may_leave=may_leave) as seen:
+                return locked(seen, may_yield)
+        except turns.Superseded as gone:
+            if not _was_applied(evening_id, request_id):
+                raise StaleVersion(gone.version) from None
+        with turns.turn(evening_id, expected_version, may_leave=False) as seen:  # a repeat: answered as one
+            return locked(seen, False)
+
     try:
-        with turns.turn(evening_id, expected_version, may_leave=may_leave) as seen:
-            return locked(seen)
-    except turns.Superseded as gone:
-        if not _was_applied(evening_id, request_id):
-            raise StaleVersion(gone.version) from None
-    with turns.turn(evening_id, expected_version, may_leave=False) as seen:  # a repeat: answered as one
-        return locked(seen)
+        return run(may_yield=may_leave)  # a queued offline hand never yields
+    except _Yield as waiting:
+        time.sleep(waiting.seconds)  # outside the lock and the turn: the others may go first
+    return run(may_yield=False)
+
+
+class _Yield(Exception):  # noqa: N818 - a state, not a failure
+    """A write on the fresh version waits before trying again (``turns.hold_off``)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
 
 
 _APPENDED = "scorekeeper.appended_entries"  # this write's new entry rows (session.info)

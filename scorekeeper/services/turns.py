@@ -10,6 +10,16 @@ that won learns that it won: every phone then tries again on the fresh slate on 
 Without it, the losers found out one by one, each through a turn at the database's lock, while
 the winner's next hand was already queued ahead of them: one phone of a table won nearly every race.
 
+Across workers (and hosts) a worker cannot see the others' queues: the phone that won answers first,
+and its next hand, on the version it just made, would reach the database's lock before the phones
+that lost there have their refusal and the fresh slate back. So a write refused at the lock notes
+the moment on the evening (``evenings.contended_at``, committed with the refusal), and for a short
+while after it (``HOLD_OFF_S``) a write on the fresh version yields once (``hold_off``): it lets
+the lock go, waits until that while is over plus a random part of ``JITTER_S``, and tries again.
+The phones that just lost retry in the same while and wait the same way, so the next hand goes to
+whichever of them the draw favours. A phone alone at an evening never meets a refusal and never
+waits; a repeat is answered before this; a queued offline hand does not yield.
+
 Only a hint for leaving early: the database's own check under the lock decides every write. The
 caller makes sure a superseded write is not the repeat of one already applied (that one is answered
 as the repeat it is) and lets a queued offline hand (``queued_after``) wait for its turn.
@@ -23,7 +33,23 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
+from typing import Final
+
+HOLD_OFF_S: Final = 0.02  # after a refusal, writes on the fresh version wait this long ...
+JITTER_S: Final = 0.02  # ... plus up to this, drawn: the order in which they then try says nothing
+
+
+def hold_off(contended_at: datetime | None, now: datetime) -> float:
+    """Seconds a write on the evening's current version waits before trying again, once: 0 unless a
+    write lost a race within ``HOLD_OFF_S`` (then until that has passed, plus a drawn jitter)."""
+    if contended_at is None:
+        return 0.0
+    left = HOLD_OFF_S - (now - contended_at).total_seconds()
+    if left <= 0 or left > HOLD_OFF_S:  # long ago, or a clock that went back: no wait
+        return 0.0
+    return left + _RANDOM.uniform(0.0, JITTER_S)
 
 
 class Superseded(Exception):  # noqa: N818 - a state, not a failure of this module

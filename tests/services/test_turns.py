@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from flask import Flask
 from services_helpers import NAMES, next_hand
 from shared_helpers import rid
+from sqlalchemy import select
 
+from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
 from scorekeeper.services import circles, evenings, turns
@@ -138,3 +141,51 @@ def test_the_next_turn_is_drawn_among_those_waiting() -> None:
         assert sorted(order) == ["a", "b", "c"]
         firsts.add(order[0])
     assert len(firsts) > 1, firsts
+
+
+def test_hold_off_waits_only_shortly_after_a_refusal() -> None:
+    now = datetime(2026, 12, 1, 14, 0, tzinfo=UTC)
+    assert turns.hold_off(None, now) == 0.0  # no race ever seen
+    assert turns.hold_off(now - timedelta(seconds=1), now) == 0.0  # long ago
+    assert turns.hold_off(now + timedelta(seconds=1), now) == 0.0  # a clock that went back
+    waits = [turns.hold_off(now - timedelta(milliseconds=5), now) for _ in range(200)]
+    left = turns.HOLD_OFF_S - 0.005
+    assert all(left <= w <= left + turns.JITTER_S for w in waits)
+    assert max(waits) - min(waits) > turns.JITTER_S / 2  # drawn: the order says nothing
+
+
+def test_a_refused_write_makes_the_next_write_on_the_fresh_version_yield_once(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Across workers: the loser's refusal is noted on the evening (committed with it), so the
+    winner's next hand, and every write on the fresh version for a short while, waits once outside
+    the lock and then goes through; a phone alone never waits, a queued offline hand never yields."""
+    slept: list[float] = []
+    monkeypatch.setattr(evenings.time, "sleep", slept.append)
+    with app.app_context():
+        ev, write = _evening()
+        slate = evenings.load_slate(ev)
+        first, version = next_hand(slate, 0), ev.version
+        ev = evenings.record_hand(ev, first, expected_version=version, request_id=rid())
+        assert slept == [] and ev.contended_at is None  # alone: no wait, nothing noted
+        with pytest.raises(StaleVersion):  # a phone that had not seen that hand
+            evenings.record_hand(_again(write, ev.public_id), first, expected_version=version, request_id=rid())
+        noted = db.session.execute(select(Evening.contended_at).where(Evening.id == ev.id)).scalar_one()
+        assert noted is not None
+        fresh = _again(write, ev.public_id)
+        second, at = next_hand(evenings.load_slate(fresh), 1), fresh.version
+        done = evenings.record_hand(fresh, second, expected_version=at, request_id=rid())
+        assert len(slept) == 1 and 0 < slept[0] <= turns.HOLD_OFF_S + turns.JITTER_S
+        assert done.version == at + 1  # it waited once, then wrote
+        with pytest.raises(StaleVersion):  # another refusal, then a queued offline hand on the fresh version
+            evenings.record_hand(_again(write, ev.public_id), second, expected_version=at, request_id=rid())
+        latest = _again(write, ev.public_id)
+        now_at = latest.version
+        queued = evenings.record_hand(
+            latest,
+            next_hand(evenings.load_slate(latest), 0),
+            expected_version=now_at,
+            request_id=rid(),
+            queued_after=frozenset(),
+        )
+        assert len(slept) == 1 and queued.version == now_at + 1
