@@ -92,7 +92,7 @@ from ..models import Player as PlayerRow
 from ..scoring.final import Cut, End
 from . import tx
 from .housekeeping import events_of
-from .snapshot import digital_hand_request_id
+from .snapshot import ENTRY_COLUMNS, digital_hand_request_id
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -164,25 +164,7 @@ def _logs(s: Session, which: Which) -> tuple[dict[int, list[LogEntry]], set[str]
     rows = (
         s.connection()
         .execute(
-            select(
-                EntryRow.evening_id,
-                EntryRow.seq,
-                EntryRow.kind,
-                EntryRow.supersedes,
-                EntryRow.row_key,
-                EntryRow.declarer_seat,
-                EntryRow.contract,
-                EntryRow.declarer_points,
-                EntryRow.defender_points,
-                EntryRow.match,
-                EntryRow.countermatch,
-                EntryRow.seich,
-                EntryRow.cell,
-                EntryRow.digital,
-                EntryRow.request_id,
-                EntryRow.author,
-                EntryRow.created_at,
-            )
+            select(EntryRow.evening_id, *ENTRY_COLUMNS)
             .join(Evening, Evening.id == EntryRow.evening_id)
             .where(which)
             .order_by(EntryRow.evening_id, EntryRow.seq)

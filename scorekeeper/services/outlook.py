@@ -26,8 +26,6 @@ the live fragment polls the setting alongside the version.
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -41,7 +39,7 @@ from ..scoring.forecast import Forecast, History, forecast, outlook_seed
 from ..scoring.outlook import Outlook, outlook
 from . import memory, tx
 from .errors import NotFound
-from .snapshot import EveningSnapshot
+from .snapshot import EveningSnapshot, Kept
 
 log = logging.getLogger(__name__)
 
@@ -83,8 +81,7 @@ def forecast_from_dict(data: dict[str, Any], seed: int) -> Forecast:
 # this evening reads one statement (the circle's fingerprint, this evening's version taken out)
 # instead of the whole memory.
 CACHED_HISTORIES: Final = 1024  # one per evening being played (a small circle's history is small)
-_HISTORIES: OrderedDict[tuple[Any, ...], tuple[History, int]] = OrderedDict()
-_HISTORIES_LOCK = threading.Lock()
+_HISTORIES: Kept[tuple[Any, ...], tuple[History, int]] = Kept(CACHED_HISTORIES)
 
 
 def _history_key(circle: Circle, snap: EveningSnapshot) -> tuple[Any, ...]:
@@ -106,11 +103,9 @@ def circle_history(circle: Circle, snap: EveningSnapshot) -> tuple[History, int]
     (``memory.memory_of``: a constant number of statements), its per-player table derived
     once per change of the circle."""
     key = _history_key(circle, snap)
-    with _HISTORIES_LOCK:
-        found = _HISTORIES.get(key)
-        if found is not None:
-            _HISTORIES.move_to_end(key)
-            return found
+    found = _HISTORIES.get(key)
+    if found is not None:
+        return found
     if tx.session().execute(_ANY_ENDED, {"circle_id": circle.id}).first() is None:
         made: tuple[History, int] = ({}, 0)  # a circle without an ended evening has no history yet
     else:
@@ -119,17 +114,13 @@ def circle_history(circle: Circle, snap: EveningSnapshot) -> tuple[History, int]
         players = mem.derive(("outlook-history", variant.value), lambda: player_history(mem.view, variant))
         seats = next((ev.seats for ev in mem.view.evenings if ev.id == snap.public_id), ())
         made = seat_history(players, seats)
-    with _HISTORIES_LOCK:
-        _HISTORIES[key] = made
-        while len(_HISTORIES) > CACHED_HISTORIES:
-            _HISTORIES.popitem(last=False)
+    _HISTORIES.put(key, made)
     return made
 
 
 def forget() -> None:
     """Empty the per-worker history cache (tests, benchmarks)."""
-    with _HISTORIES_LOCK:
-        _HISTORIES.clear()
+    _HISTORIES.clear()
 
 
 def simulate(snap: EveningSnapshot, history: History | None = None) -> Forecast:

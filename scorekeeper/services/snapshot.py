@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, TypeVar, cast
+from typing import Generic, TypeVar
 
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import Executable, bindparam, func, select
 from sqlalchemy.orm import Session, aliased
 
 from ..game.rulesets import RuleSet
@@ -176,6 +176,9 @@ class Kept(Generic[K, V]):
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
+    def __len__(self) -> int:
+        return len(self._items)
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
@@ -218,7 +221,7 @@ def kept_cuts(evening: tuple[int, str], version: int) -> tuple[CutRecord, ...] |
 # --- the queries ------------------------------------------------------------------------
 # Built once (their compiled form is cached; building a statement costs more than running it).
 # Rows come with the evening's version from the same statement: a consistent pair to keep.
-_ENTRY_COLUMNS = (
+ENTRY_COLUMNS = (  # an entry row's columns in the order both the snapshot and the memory read them
     EntryRow.seq,
     EntryRow.kind,
     EntryRow.supersedes,
@@ -237,7 +240,7 @@ _ENTRY_COLUMNS = (
     EntryRow.created_at,
 )
 _ENTRIES = (
-    select(Evening.version, *_ENTRY_COLUMNS)
+    select(Evening.version, *ENTRY_COLUMNS)
     .outerjoin(EntryRow, EntryRow.evening_id == Evening.id)
     .where(Evening.id == bindparam("evening_id"))
     .order_by(EntryRow.seq)
@@ -292,28 +295,38 @@ _NOW = select(
 
 def entry_rows(s: Session, evening: Evening, *, fresh: bool = False) -> tuple[EntryRecord, ...]:
     """The evening's entry rows at its version (``evening.version``), oldest first: kept, or read."""
-    key = _key(evening)
-    found = None if fresh else _ENTRIES_KEPT.get(key)
-    if found is not None:
-        return found
-    rows = s.execute(_ENTRIES, {"evening_id": evening.id}).all()
-    got = tuple(EntryRecord(*cast(tuple[Any, ...], row[1:])) for row in rows if row[1] is not None)
-    if rows:
-        _ENTRIES_KEPT.put((key[0], key[1], int(rows[0][0])), got)
-    return got
+    return _rows(s, evening, _ENTRIES_KEPT, _ENTRIES, EntryRecord, fresh=fresh, keep=True)
 
 
 def cut_rows(s: Session, evening: Evening, *, fresh: bool = False) -> tuple[CutRecord, ...]:
     """The evening's cut rows at its version, oldest first: kept, or read (``fresh``: always read,
     for a write that added some in its own transaction)."""
+    return _rows(s, evening, _CUTS_KEPT, _CUTS, CutRecord, fresh=fresh, keep=not fresh)
+
+
+R = TypeVar("R")
+
+
+def _rows(
+    s: Session,
+    evening: Evening,
+    kept: Kept[RowsKey, tuple[R, ...]],
+    statement: Executable,
+    record: Callable[..., R],
+    *,
+    fresh: bool,
+    keep: bool,
+) -> tuple[R, ...]:
+    """Rows of the evening at its version: kept, or read (each row comes with the version it was
+    read at, which keys what is kept; an evening without rows still gives its version)."""
     key = _key(evening)
-    found = None if fresh else _CUTS_KEPT.get(key)
+    found = None if fresh else kept.get(key)
     if found is not None:
         return found
-    rows = s.execute(_CUTS, {"evening_id": evening.id}).all()
-    got = tuple(CutRecord(*cast(tuple[Any, ...], row[1:])) for row in rows if row[1] is not None)
-    if rows and not fresh:
-        _CUTS_KEPT.put((key[0], key[1], int(rows[0][0])), got)
+    rows = s.execute(statement, {"evening_id": evening.id}).all()
+    got = tuple(record(*row[1:]) for row in rows if row[1] is not None)
+    if rows and keep:
+        kept.put((key[0], key[1], int(rows[0][0])), got)
     return got
 
 

@@ -26,8 +26,6 @@ used dropped first; 0 switches it off, and so does debug mode (templates reload 
 from __future__ import annotations
 
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,6 +37,7 @@ from ..forms import issued_request_ids, new_request_id
 from ..i18n import current_language, format_locale
 from ..services.circles import hash_token
 from ..services.snapshot import EveningSnapshot
+from ..services.snapshot import Kept as Bounded
 from ..services.stamp import Stamp, stamp_of
 from .poll import stamp_by_link
 
@@ -92,34 +91,8 @@ def cut(text: str, csrf: str | None, request_ids: Sequence[str]) -> Kept:
     return Kept(tuple(pieces), tuple(holes))
 
 
-class PageCache:
+class PageCache(Bounded[Key, Kept]):
     """The kept texts of one worker (threads share it), least recently used dropped first."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[Key, Kept] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Key) -> Kept | None:
-        with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
-
-    def put(self, key: Key, kept: Kept) -> None:
-        with self._lock:
-            self._items[key] = kept
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
 
 
 def install(app: Flask) -> None:
