@@ -83,6 +83,7 @@ from scorekeeper.app import create_app  # noqa: E402
 from scorekeeper.game.rulesets import Variant, default_ruleset  # noqa: E402
 from scorekeeper.history.sample import sample_circle  # noqa: E402
 from scorekeeper.services import circles, evenings, memory  # noqa: E402
+from scorekeeper.web import poll as web_poll  # noqa: E402
 from scorekeeper.web.page_cache import cache_of  # noqa: E402
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/test"
@@ -346,6 +347,7 @@ def prepare(url: str, n_tables: int) -> tuple[list[Table], int, tuple[float, flo
         assert cache is not None, "the app keeps pages"
         drawn = _cpu_ms(lambda: client.get(page), cache.clear)
         kept = _cpu_ms(lambda: client.get(page), lambda: None)
+    web_poll.close(app)  # its listener (PostgreSQL) ends before the database is dropped
     return tables, len(seen), (drawn, kept)
 
 

@@ -37,6 +37,7 @@ from werkzeug.wrappers import Response
 from . import config as cfg
 from .extensions import db
 from .services import circles as circle_service
+from .services import stamp_watch
 
 bp = Blueprint("ops", __name__)
 
@@ -234,6 +235,7 @@ def restore_command(path: Path, yes: bool) -> None:
         sqlite_restore(engine, path)
     else:
         pg_restore(engine.url, path)
+        stamp_watch.forget_everywhere(engine)  # the tables were replaced: no row trigger said so
     engine.dispose()
     click.echo(f"Restored {path} (revision {revision}).")
     if {revision} != _heads():

@@ -64,13 +64,12 @@ def make_app(db_url: str, **extra: Any) -> Flask:
 
 def dispose(app: Flask) -> None:
     from scorekeeper.extensions import db
+    from scorekeeper.web import poll as web_poll
 
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
-    fast = app.extensions.get("scorekeeper.fast_poll")
-    if fast is not None:
-        fast.engine.dispose()  # on PostgreSQL the fast poll has an engine of its own
+    web_poll.close(app)  # on PostgreSQL the fast poll has an engine and a listener of its own
 
 
 def migrate_to(url: str, revision: str = "head", *, down: bool = False) -> None:

@@ -81,7 +81,7 @@ _COLUMNS = (Evening.version, Evening.outlook_hidden, _TABLE_ID, _TABLE_HAND.scal
 
 # Built once (SQLAlchemy caches the compiled form): link -> circle -> evening and its stamp.
 _BY_LINK = (
-    select(*_COLUMNS, Circle.write_token_hash == bindparam("digest"))
+    select(*_COLUMNS, Circle.write_token_hash == bindparam("digest"), Evening.circle_id)
     .join(Circle, Circle.id == Evening.circle_id)
     .where(
         Evening.public_id == bindparam("public_id"),
@@ -134,21 +134,34 @@ class Prepared:
         return None if row is None else tuple(row)
 
 
-def by_link(engine: Engine, token: str, public_id: str) -> tuple[Stamp, bool] | None:
-    """(the stamp, whether the link may write) of the evening ``public_id`` of the circle the link
-    ``token`` opens, or None (no such link or evening: the caller takes the full path, which
-    refuses and counts it).
+def valid_link(token: str, public_id: str) -> bool:
+    """Whether ``token`` and ``public_id`` could name a link and an evening at all."""
+    return bool(token) and len(token) <= 128 and is_public_id(public_id)
 
-    One statement on a pooled connection, no session: the hashed token is looked up on every
-    call (nothing cached), so a rotated link stops here at once, on every worker and host.
-    """
-    if not token or len(token) > 128 or not is_public_id(public_id):
+
+def link_row(engine: Engine, token: str, public_id: str) -> tuple[Any, ...] | None:
+    """The row of ``_BY_LINK`` for the link ``token`` and the evening ``public_id``, or None.
+    One statement on a pooled connection, no session; the hashed token is looked up every time."""
+    if not valid_link(token, public_id):
         return None
     prepared = _PREPARED.get(engine)
     if prepared is None:
         prepared = _PREPARED[engine] = Prepared(engine, _BY_LINK)
-    row = prepared.first({"public_id": public_id, "digest": hash_token(token)})
-    return None if row is None else (_stamp(row), bool(row[5]))
+    return prepared.first({"public_id": public_id, "digest": hash_token(token)})
+
+
+def stamp_of_row(row: tuple[Any, ...]) -> tuple[Stamp, bool, int]:
+    """(the stamp, whether the link may write, the circle's id) of a ``_BY_LINK`` row."""
+    return _stamp(row), bool(row[5]), int(row[6])
+
+
+def by_link(engine: Engine, token: str, public_id: str) -> tuple[Stamp, bool] | None:
+    """(the stamp, whether the link may write) of the evening ``public_id`` of the circle the link
+    ``token`` opens, or None (no such link or evening: the caller takes the full path, which
+    refuses and counts it). Nothing cached: a rotated link stops here at once, on every worker
+    and host (``stamp_watch`` keeps these answers on PostgreSQL, dropped on the database's word)."""
+    row = link_row(engine, token, public_id)
+    return None if row is None else stamp_of_row(row)[:2]
 
 
 _PREPARED: weakref.WeakKeyDictionary[Engine, Prepared] = weakref.WeakKeyDictionary()
@@ -156,7 +169,7 @@ _PREPARED: weakref.WeakKeyDictionary[Engine, Prepared] = weakref.WeakKeyDictiona
 
 def of_link(token: str, public_id: str) -> tuple[Stamp, bool] | None:
     """``by_link`` through the request's session (the same one statement)."""
-    if not token or len(token) > 128 or not is_public_id(public_id):
+    if not valid_link(token, public_id):
         return None
     row = tx.session().execute(_BY_LINK, {"public_id": public_id, "digest": hash_token(token)}).first()
     return None if row is None else (_stamp(tuple(row)), bool(row[5]))

@@ -45,7 +45,8 @@ from .. import config as cfg
 from ..extensions import db
 from ..hosting import PERMISSIONS_POLICY
 from ..limits import wrong_tokens_exhausted
-from ..services.stamp import Stamp, by_link, of_link
+from ..services.stamp import Stamp, of_link
+from ..services.stamp_watch import Stamps, stamps_of
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -127,6 +128,7 @@ class FastPoll:
         self.inner = inner
         with app.app_context():
             self.engine = poll_engine(db.engine)
+        self.stamps: Stamps = stamps_of(self.engine, watch=bool(app.config.get("STAMP_WATCH", True)))
         release_of(app)
         encodings = app.config.get("COMPRESS_ALGORITHM") or []
         self.encodings = [encodings] if isinstance(encodings, str) else [str(a) for a in encodings]
@@ -143,6 +145,11 @@ class FastPoll:
         self.headers = headers
         self.hsts = str(app.config.get("HSTS") or "")
         self.public_https = str(app.config.get("PUBLIC_URL") or "").startswith("https://")
+
+    def close(self) -> None:
+        """Stop the stamps' listener and close the engine's connections (an app disposed)."""
+        self.stamps.close()
+        self.engine.dispose()
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET":
@@ -171,7 +178,7 @@ class FastPoll:
         if wrong_tokens_exhausted(self.app, str(environ.get("REMOTE_ADDR", ""))):
             return None
         try:
-            return by_link(self.engine, token, public_id)
+            return self.stamps.by_link(token, public_id)
         except Exception:  # noqa: BLE001 - the full path answers a failing database (503)
             return None
 
@@ -214,7 +221,7 @@ def stamp_by_link(app: Flask, token: str, public_id: str) -> tuple[Stamp, bool] 
     if not isinstance(fast, FastPoll):
         return of_link(token, public_id)
     try:
-        return by_link(fast.engine, token, public_id)
+        return fast.stamps.by_link(token, public_id)
     except Exception:  # noqa: BLE001 - the full path answers a failing database
         return None
 
@@ -247,3 +254,10 @@ def install(app: Flask) -> None:
     else:
         fast = app.wsgi_app = FastPoll(app, outer)  # type: ignore[method-assign]  # Flask's documented way to wrap it
     app.extensions[EXTENSION] = fast  # its engine is disposed with the app's (tests, `flask` commands)
+
+
+def close(app: Flask) -> None:
+    """Stop the fast layer's listener and close its connections (an app disposed: tests, benches)."""
+    fast = app.extensions.get(EXTENSION)
+    if isinstance(fast, FastPoll):
+        fast.close()
