@@ -356,6 +356,7 @@ def _apply(
                     made = before + 1  # one UPDATE, no unit of work (the object keeps it as committed)
                     s.execute(_BUMP, {"evening_id": evening_id, "version": made})
                     set_committed_value(ev, "version", made)
+                    snapshot.hand_over_now(s, ev, made)  # the answer reads nothing more
                 s.execute(
                     _APPLIED,
                     {

@@ -28,7 +28,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Executable, bindparam, func, select
 from sqlalchemy.orm import Session, aliased
@@ -293,6 +293,23 @@ _NOW = select(
 )
 
 
+_NOW_HANDED = "scorekeeper.snapshot_now"  # session.info: (evening id, version, the _NOW row)
+
+
+def hand_over_now(s: Session, evening: Evening, version: int) -> None:
+    """Read ``_NOW`` inside a write's transaction, for the answer's snapshot of the version it
+    commits (``load_snapshot`` of this request takes it: no statement, no transaction of its own)."""
+    row = s.execute(_NOW, {"evening_id": evening.id, "circle_id": evening.circle_id}).one()
+    s.info[_NOW_HANDED] = (evening.id, version, tuple(row))
+
+
+def _now(s: Session, evening: Evening) -> tuple[Any, ...]:
+    handed = s.info.pop(_NOW_HANDED, None)
+    if handed is not None and handed[:2] == (evening.id, evening.version):
+        return tuple(handed[2])
+    return tuple(s.execute(_NOW, {"evening_id": evening.id, "circle_id": evening.circle_id}).one())
+
+
 def entry_rows(s: Session, evening: Evening, *, fresh: bool = False) -> tuple[EntryRecord, ...]:
     """The evening's entry rows at its version (``evening.version``), oldest first: kept, or read."""
     return _rows(s, evening, _ENTRIES_KEPT, _ENTRIES, EntryRecord, fresh=fresh, keep=True)
@@ -398,7 +415,7 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
     five at most, whatever the number of entries)."""
     s = tx.session()
     rules = ruleset_of(evening)
-    table_id, hand, events = s.execute(_NOW, {"evening_id": evening.id, "circle_id": evening.circle_id}).one()
+    table_id, hand, events = _now(s, evening)
     table = None if table_id is None else (str(table_id), None if hand is None else int(hand))
     rows = entry_rows(s, evening)
     slate = build_slate(rules, evening.first_dealer, rows)

@@ -173,14 +173,18 @@ def write(*, keep: bool = False) -> Iterator[Session]:
     """
     s = db.session()
     if s.in_transaction():
-        s.rollback()
+        if _may_continue(s):
+            s.expire_all()  # what it read reloads fresh, in the same transaction
+        else:
+            s.rollback()
     nested = _IMMEDIATE.get()
     queue = None if nested else write_lock_of(db.engine)
     token = _IMMEDIATE.set(True)
     if queue is not None:
         queue.__enter__()
     try:
-        s.begin()
+        if not s.in_transaction():
+            s.begin()
         try:
             yield s
             s.flush()  # a refused row (a constraint) raises here: nothing was written
@@ -205,6 +209,28 @@ def write(*, keep: bool = False) -> Iterator[Session]:
         _IMMEDIATE.reset(token)
         if queue is not None:
             queue.__exit__()
+
+
+def _may_continue(s: Session) -> bool:
+    """Whether a write may go on in the reading transaction the caller left open instead of rolling
+    it back and beginning anew (three round trips fewer: ROLLBACK, the pool's ping, BEGIN).
+    PostgreSQL in READ COMMITTED only, where every statement sees what was committed before it and
+    the write's ``SELECT ... FOR UPDATE`` waits for and reads the row's newest version, just as in
+    a new transaction; nothing unflushed, the transaction healthy. SQLite: the write must BEGIN
+    IMMEDIATE, so the read transaction always ends first."""
+    if s.new or s.dirty or s.deleted:
+        return False
+    try:
+        conn = s.connection()
+    except Exception:  # noqa: BLE001 - a transaction that cannot go on: rolled back instead
+        return False
+    if conn.dialect.name != "postgresql" or conn.default_isolation_level != "READ COMMITTED":
+        return False
+    info = getattr(conn.connection.dbapi_connection, "info", None)
+    return info is not None and int(info.transaction_status) == _PG_IN_TRANSACTION
+
+
+_PG_IN_TRANSACTION: Final = 2  # psycopg.pq.TransactionStatus.INTRANS (idle inside a healthy transaction)
 
 
 def writing() -> bool:

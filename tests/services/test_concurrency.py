@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from services_helpers import NAMES
+from services_helpers import NAMES, next_hand
 from shared_helpers import race, rid
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.game.hand_entry import HandEntry
@@ -126,3 +126,52 @@ def test_many_phones_in_turn_lose_nothing(app: Flask) -> None:
             .all()
         )
         assert sorted(versions) == [1, 2, 3, 4]  # each phone's write made exactly one version
+
+
+def test_a_write_after_a_read_sees_what_was_committed_in_between(
+    app: Flask, app_factory: Callable[..., Flask], db_url: str, db_backend: str
+) -> None:
+    """A view reads the evening, another phone's hand commits, then the view's write: it is refused
+    (StaleVersion) and writes nothing. On PostgreSQL the write goes on in the reading transaction
+    (no ROLLBACK, ping and BEGIN: ``tx._may_continue``), on SQLite it begins anew; both lock and
+    read the row afresh."""
+    evening_id = _start(app)
+    other = app_factory(db_url)
+    with app.app_context():
+        ev = db.session.get(Evening, evening_id)
+        assert ev is not None and ev.version == 0
+        hand = next_hand(evenings.load_slate(ev), 0)
+        rollbacks: list[object] = []
+        note = rollbacks.append
+        event.listen(db.engine, "rollback", note)
+        with other.app_context():
+            fresh = db.session.get(Evening, evening_id)
+            assert fresh is not None
+            evenings.record_hand(fresh, hand, expected_version=0, request_id=rid())
+        with pytest.raises(StaleVersion):
+            evenings.record_hand(ev, hand, expected_version=0, request_id=rid())
+        event.remove(db.engine, "rollback", note)
+        # the refusal commits (it notes the race): SQLite rolled the read transaction back first
+        assert len(rollbacks) == (0 if db_backend == "postgresql" else 1)
+        db.session.rollback()
+        count = db.session.execute(select(func.count()).select_from(EntryRow).where(EntryRow.evening_id == evening_id))
+        assert count.scalar_one() == 1
+
+
+def test_the_answer_to_a_write_reads_nothing_more(app: Flask) -> None:
+    """The snapshot a write's answer shows is made of what the write read under its lock (the rows
+    of the version before, the one it appended, the open table and naming events): no statement."""
+    from shared_helpers import counted
+
+    evening_id = _start(app)
+    with app.app_context():
+        ev = db.session.get(Evening, evening_id)
+        assert ev is not None
+        first = evenings.load_snapshot(ev)  # the worker keeps the rows of version 0
+        evenings.record_hand(ev, next_hand(first.slate, 0), expected_version=0, request_id=rid())
+        with counted() as seen:
+            snap = evenings.load_snapshot(ev)
+        assert seen == [] and snap.version == 1 and len(snap.trail) == 1
+        with counted() as seen:
+            again = evenings.load_snapshot(ev)  # a later look reads the table and names afresh
+        assert [q for q in seen if q != "BEGIN"] == seen[-1:] and again.version == 1  # (SQLite's hook: BEGIN)
