@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -211,10 +212,16 @@ def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def _pg_suite_url(pg_databases: Callable[[], str]) -> str:
+def _pg_suite_url(pg_databases: Callable[[], str]) -> Iterator[str]:
     url = pg_databases()
     migrate_to(url)
-    return url
+    yield url
+    # every app the tests made was disposed: no stamps' listener (a thread and a connection each,
+    # `services.stamp_watch`) outlives the session's database
+    deadline = time.monotonic() + 5
+    while (left := [t for t in threading.enumerate() if t.name == "stamp-watch"]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left, f"{len(left)} stamp listeners of apps never disposed (conftest.dispose, poll.close)"
 
 
 def _truncate_all(url: str) -> None:

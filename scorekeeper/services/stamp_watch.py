@@ -33,7 +33,6 @@ import logging
 import os
 import secrets
 import threading
-from collections.abc import Callable
 from time import monotonic
 from typing import Any, Protocol
 
@@ -95,10 +94,9 @@ class Direct:
 class Watched:
     """The statement's answers kept per (hashed link, evening), dropped on PostgreSQL's word."""
 
-    def __init__(self, engine: Engine, *, connect: Callable[[], Any] | None = None) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.name = f"{os.getpid()}.{secrets.token_hex(4)}"
-        self._connect = connect or self._psycopg
         self.lock = threading.Lock()
         self.entries: dict[tuple[str, str], tuple[int, Stamp, bool, float]] = {}
         self.circles: dict[int, set[tuple[str, str]]] = {}
@@ -210,7 +208,7 @@ class Watched:
         failures = 0
         while not self.stopping.is_set():
             try:
-                conn = self._connect()
+                conn = self._psycopg()
             except Exception:  # noqa: BLE001 - the database is away: lookups read it (or fail) meanwhile
                 log.warning("the stamp watch could not connect", exc_info=True)
                 self.stopping.wait(RETRY_S[min(failures, len(RETRY_S) - 1)])
@@ -307,8 +305,8 @@ def forget_everywhere(engine: Engine) -> None:
         conn.execute(text("SELECT pg_notify(:channel, '*')"), {"channel": CHANNEL})
 
 
-def stamps_of(engine: Engine, *, watch: bool = True) -> Stamps:
-    """The fast poll's reader: a watched copy on PostgreSQL (unless switched off), else direct."""
-    if watch and engine.dialect.name == "postgresql":
+def stamps_of(engine: Engine) -> Stamps:
+    """The fast poll's reader: a watched copy on PostgreSQL, else the statement every time."""
+    if engine.dialect.name == "postgresql":
         return Watched(engine)
     return Direct(engine)

@@ -3,7 +3,9 @@
 Every phone at a table asks ``/c/<token>/e/<evening>/version?v=<n>&o=<0|1>&n=<k>`` every few
 seconds; nearly always the answer is 204 (nothing changed). A phone coming back to the slate page
 asks it again with the ETag it was sent (``If-None-Match``); while nothing changed the answer is
-304. Both need one statement (link -> circle -> evening and its stamp, ``services.stamp.by_link``),
+304. Both need one statement (link -> circle -> evening and its stamp, ``services.stamp.by_link``;
+on PostgreSQL usually none: each process keeps its answers until the database announces a change,
+``services.stamp_watch``),
 not Babel, the circle's row, the snapshot or Flask's hooks. ``FastPoll`` is a WSGI layer inside
 ProxyFix (the client address is already the real one) that answers them itself when
 
@@ -128,7 +130,7 @@ class FastPoll:
         self.inner = inner
         with app.app_context():
             self.engine = poll_engine(db.engine)
-        self.stamps: Stamps = stamps_of(self.engine, watch=bool(app.config.get("STAMP_WATCH", True)))
+        self.stamps: Stamps = stamps_of(self.engine)
         release_of(app)
         encodings = app.config.get("COMPRESS_ALGORITHM") or []
         self.encodings = [encodings] if isinstance(encodings, str) else [str(a) for a in encodings]

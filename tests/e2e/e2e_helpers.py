@@ -136,6 +136,7 @@ def start_evening(page: Any, write: str, variant: str, names: list[str]) -> str:
         page.fill(f"input[name=seat_{seat}]", name)
     page.click("#start-form button[type=submit]")
     page.wait_for_selector("#slate")
+    page.wait_for_load_state("load")  # a busy machine shows the slate before its scripts run
     return str(page.url).split("#")[0]
 
 
@@ -147,6 +148,7 @@ def new_evening(page: Any, base: str, variant: str, names: list[str]) -> str:
 
 def record(page: Any, declarer: str, row_label: str, points: str) -> None:
     """Record a hand with the slate page's form (the defenders' pile fills itself)."""
+    page.wait_for_load_state("load")  # the form's script is wired (it fills the other pile)
     page.locator(".record .choices label", has_text=declarer).click()
     page.select_option("select[name=row]", label=row_label)
     page.fill("input[name=declarer_points]", points)

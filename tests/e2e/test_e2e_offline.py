@@ -42,6 +42,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "offline.py"
 def server(db_url: str) -> Iterator[Switchable]:
     from scorekeeper.app import create_app
     from scorekeeper.extensions import db
+    from scorekeeper.web import poll as web_poll
 
     app = create_app(
         {
@@ -59,6 +60,7 @@ def server(db_url: str) -> Iterator[Switchable]:
     finally:
         s.release.set()
         s.stop()
+        web_poll.close(app)  # PostgreSQL: the stamps' listener and its connection
         with app.app_context():
             db.session.remove()
             db.engine.dispose()

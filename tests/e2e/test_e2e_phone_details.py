@@ -76,6 +76,7 @@ def test_home_lists_a_circle_once_preferring_the_write_link(live_server: str, ph
 
 def _fill_long_slate(page: Any, rows: list[tuple[str, str, str]]) -> None:
     for declarer, row, points in rows:
+        page.wait_for_load_state("load")  # the form's script fills the defenders' pile
         page.locator(".record .choices label", has_text=declarer).click()
         page.select_option("select[name=row]", row)
         if page.locator("[data-played-as]").is_visible():

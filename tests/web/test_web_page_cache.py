@@ -15,6 +15,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 from shared_helpers import counted, flashes, hand_data, hidden
+from sqlalchemy import make_url
 from web_helpers import create_circle, start_evening
 
 from scorekeeper.game.hand_entry import HandEntry
@@ -48,6 +49,15 @@ def _plain(html: str) -> str:
 
 def _queries(seen: list[str]) -> int:
     return sum(1 for statement in seen if statement.split()[0].upper() not in ("BEGIN", "COMMIT", "ROLLBACK"))
+
+
+def _stamp_reads(db_url: str, statements: int) -> range:
+    """The statements a request may send when it reads ``statements`` of them, the evening's stamp
+    among them: on SQLite exactly those; on PostgreSQL up to two fewer (the fast layer's look and
+    the kept page's look at the stamp come from the process's watched copy, ``stamp_watch``)."""
+    if make_url(db_url).get_backend_name() == "sqlite":
+        return range(statements, statements + 1)
+    return range(max(statements - 2, 0), statements + 1)
 
 
 def _bearer(path: str) -> dict[str, str]:
@@ -102,7 +112,8 @@ def test_a_kept_page_is_what_a_fresh_drawing_gives(
                     kept = client.get(path + query, headers=headers)
                 other = fresh.get(path + query, headers=headers)
                 assert drawn.status_code == kept.status_code == other.status_code == 200
-                assert _queries(seen) == 1, (path, query, headers, seen)  # link -> evening's stamp
+                # link -> evening's stamp (PostgreSQL: none while the process keeps the stamp)
+                assert _queries(seen) in _stamp_reads(db_url, 1), (path, query, headers, seen)
                 assert _plain(kept.text) == _plain(drawn.text) == _plain(other.text), (path, query, headers)
                 assert kept.headers["ETag"] == drawn.headers["ETag"]
     assert "Annelies" in kept.text and "Annelies" in drawn.text
@@ -160,7 +171,8 @@ def test_three_phones_after_a_hand_draw_the_fragment_once(
         counts.append(_queries(seen))
         texts.append(_plain(got.text))
     # the fast layer's look (the version changed), the link and the stamp, then from memory
-    assert counts[1] == counts[2] == 3 < counts[0], (counts, [q[:60] for q in seen])
+    later = _stamp_reads(db_url, 3)  # on PostgreSQL the stamp's two looks may come from the kept copy
+    assert counts[1] in later and counts[2] in later and max(later) < counts[0], (counts, [q[:60] for q in seen])
     assert texts[0] == texts[1] == texts[2] == _plain(fresh.text)
 
 
