@@ -147,7 +147,11 @@ def link_row(engine: Engine, token: str, public_id: str) -> tuple[Any, ...] | No
     prepared = _PREPARED.get(engine)
     if prepared is None:
         prepared = _PREPARED[engine] = Prepared(engine, _BY_LINK)
-    return prepared.first({"public_id": public_id, "digest": hash_token(token)})
+    return prepared.first(_link_values(token, public_id))
+
+
+def _link_values(token: str, public_id: str) -> dict[str, str]:
+    return {"public_id": public_id, "digest": hash_token(token)}
 
 
 def stamp_of_row(row: tuple[Any, ...]) -> tuple[Stamp, bool, int]:
@@ -171,8 +175,8 @@ def of_link(token: str, public_id: str) -> tuple[Stamp, bool] | None:
     """``by_link`` through the request's session (the same one statement)."""
     if not valid_link(token, public_id):
         return None
-    row = tx.session().execute(_BY_LINK, {"public_id": public_id, "digest": hash_token(token)}).first()
-    return None if row is None else (_stamp(tuple(row)), bool(row[5]))
+    row = tx.session().execute(_BY_LINK, _link_values(token, public_id)).first()
+    return None if row is None else stamp_of_row(tuple(row))[:2]
 
 
 def poll_state(circle: Circle, public_id: str) -> Stamp:

@@ -33,6 +33,7 @@ import logging
 import os
 import secrets
 import threading
+from contextlib import suppress
 from time import monotonic
 from typing import Any, Protocol
 
@@ -40,7 +41,7 @@ from sqlalchemy import Engine, event, text
 from sqlalchemy.orm import Session
 
 from .circles import hash_token
-from .stamp import Stamp, link_row, stamp_of_row, valid_link
+from .stamp import Stamp, by_link, link_row, stamp_of_row, valid_link
 
 log = logging.getLogger(__name__)
 
@@ -66,11 +67,6 @@ def _after_commit(_session: Session) -> None:
         _commits += 1
 
 
-def commits() -> int:
-    """The commits of this process so far."""
-    return _commits
-
-
 class Stamps(Protocol):
     def by_link(self, token: str, public_id: str) -> Found | None: ...
 
@@ -84,8 +80,7 @@ class Direct:
         self.engine = engine
 
     def by_link(self, token: str, public_id: str) -> Found | None:
-        row = link_row(self.engine, token, public_id)
-        return None if row is None else stamp_of_row(row)[:2]
+        return by_link(self.engine, token, public_id)
 
     def close(self) -> None:
         pass
@@ -207,14 +202,9 @@ class Watched:
     def _listen(self) -> None:
         failures = 0
         while not self.stopping.is_set():
+            conn = None
             try:
                 conn = self._psycopg()
-            except Exception:  # noqa: BLE001 - the database is away: lookups read it (or fail) meanwhile
-                log.warning("the stamp watch could not connect", exc_info=True)
-                self.stopping.wait(RETRY_S[min(failures, len(RETRY_S) - 1)])
-                failures += 1
-                continue
-            try:
                 conn.execute(f"LISTEN {CHANNEL}")
                 self.listener_pid = conn.info.backend_pid
                 with self.lock:
@@ -228,18 +218,17 @@ class Watched:
                         self._heard(note.payload)
                         if self.stopping.is_set():
                             break
-            except Exception:  # noqa: BLE001 - a lost connection: forget everything and connect again
+            except Exception:  # noqa: BLE001 - no or a lost connection: forget everything, connect again
                 if not self.stopping.is_set():
-                    log.warning("the stamp watch lost its connection", exc_info=True)
+                    log.warning("the stamp watch has no connection", exc_info=True)
             finally:
                 self.live_until = 0.0
                 with self.lock:
                     self._flush()
                 self.listener_pid = None
-                try:
-                    conn.close()
-                except Exception:  # noqa: BLE001 - closing a broken connection
-                    pass
+                if conn is not None:
+                    with suppress(Exception):  # closing a broken connection
+                        conn.close()
             if not self.stopping.is_set():
                 self.stopping.wait(RETRY_S[min(failures, len(RETRY_S) - 1)])
                 failures += 1
@@ -274,8 +263,7 @@ class Watched:
     def settle(self, timeout: float = 5.0) -> bool:
         """Wait until the copy is current (tests; a deployment never waits): the listener has
         heard every change committed so far, in this process and elsewhere."""
-        if self.started_in != os.getpid():
-            self._start()
+        self._start()
         deadline = monotonic() + timeout
         mark = None
         while monotonic() < deadline:

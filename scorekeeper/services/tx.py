@@ -218,13 +218,13 @@ def _may_continue(s: Session) -> bool:
     the write's ``SELECT ... FOR UPDATE`` waits for and reads the row's newest version, just as in
     a new transaction; nothing unflushed, the transaction healthy. SQLite: the write must BEGIN
     IMMEDIATE, so the read transaction always ends first."""
-    if s.new or s.dirty or s.deleted:
+    if s.get_bind().dialect.name != "postgresql" or s.new or s.dirty or s.deleted:
         return False
     try:
         conn = s.connection()
     except Exception:  # noqa: BLE001 - a transaction that cannot go on: rolled back instead
         return False
-    if conn.dialect.name != "postgresql" or conn.default_isolation_level != "READ COMMITTED":
+    if conn.default_isolation_level != "READ COMMITTED":
         return False
     info = getattr(conn.connection.dbapi_connection, "info", None)
     return info is not None and int(info.transaction_status) == _PG_IN_TRANSACTION

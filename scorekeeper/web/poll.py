@@ -179,9 +179,14 @@ class FastPoll:
     def _state(self, environ: WSGIEnvironment, token: str, public_id: str) -> tuple[Stamp, bool] | None:
         if wrong_tokens_exhausted(self.app, str(environ.get("REMOTE_ADDR", ""))):
             return None
+        return self.stamp(token, public_id)
+
+    def stamp(self, token: str, public_id: str) -> tuple[Stamp, bool] | None:
+        """(the stamp, whether the link writes), kept or read; None for no such link or evening, or
+        a database that did not answer (the full path refuses, counts or answers 503)."""
         try:
             return self.stamps.by_link(token, public_id)
-        except Exception:  # noqa: BLE001 - the full path answers a failing database (503)
+        except Exception:  # noqa: BLE001 - the full path answers a failing database
             return None
 
     def _poll_unchanged(self, environ: WSGIEnvironment, token: str, public_id: str) -> bool:
@@ -215,17 +220,12 @@ class FastPoll:
 
 
 def stamp_by_link(app: Flask, token: str, public_id: str) -> tuple[Stamp, bool] | None:
-    """``by_link`` on the fast layer's engine (no session: on PostgreSQL one round trip in
-    autocommit instead of BEGIN, SELECT, ROLLBACK), through the request's session when the layer
-    is not installed; None when the link opens no such evening or the database did not answer
+    """The fast layer's stamp (no session: on PostgreSQL kept, or one round trip in autocommit
+    instead of BEGIN, SELECT, ROLLBACK), through the request's session when the layer is not
+    installed; None when the link opens no such evening or the database did not answer
     (the caller takes the full path, which refuses, counts or answers 503)."""
     fast = app.extensions.get(EXTENSION)
-    if not isinstance(fast, FastPoll):
-        return of_link(token, public_id)
-    try:
-        return fast.stamps.by_link(token, public_id)
-    except Exception:  # noqa: BLE001 - the full path answers a failing database
-        return None
+    return fast.stamp(token, public_id) if isinstance(fast, FastPoll) else of_link(token, public_id)
 
 
 def fragment_unchanged(stamp: Stamp, version: int | None, hidden: int | None, names: int | None) -> bool:

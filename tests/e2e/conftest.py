@@ -54,8 +54,7 @@ def live_app(db_url: str) -> Iterator[tuple[str, Flask]]:
     """The app on 127.0.0.1:<free port> with its own migrated database and CSRF on, and the
     app itself (a test may set a table up through the services, in ``app.app_context()``)."""
     from scorekeeper.app import create_app
-    from scorekeeper.extensions import db
-    from scorekeeper.web import poll as web_poll
+    from tests.conftest import dispose
 
     app = create_app(
         {
@@ -70,10 +69,7 @@ def live_app(db_url: str) -> Iterator[tuple[str, Flask]]:
         with in_thread(make_server("127.0.0.1", 0, app, threaded=True)) as url:
             yield url, app
     finally:
-        web_poll.close(app)  # PostgreSQL: the stamps' listener and its connection
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+        dispose(app)
 
 
 @pytest.fixture

@@ -41,8 +41,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "offline.py"
 @pytest.fixture
 def server(db_url: str) -> Iterator[Switchable]:
     from scorekeeper.app import create_app
-    from scorekeeper.extensions import db
-    from scorekeeper.web import poll as web_poll
+    from tests.conftest import dispose
 
     app = create_app(
         {
@@ -60,10 +59,7 @@ def server(db_url: str) -> Iterator[Switchable]:
     finally:
         s.release.set()
         s.stop()
-        web_poll.close(app)  # PostgreSQL: the stamps' listener and its connection
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+        dispose(app)
 
 
 def _evening(app: Flask) -> tuple[str, str]:
