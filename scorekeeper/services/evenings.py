@@ -1,36 +1,26 @@
 """Evenings: start, record hands, correct, undo, cut ties, end, result.
 
-Every change is one transaction: lock the evening row, replay a repeated request
-id as a no-op (the same id with another body: ``RequestIdReused``), check
-``expected_version`` (``StaleVersion``, nothing written), check the rules through
-``scorekeeper.scoring``, append rows, bump ``version``, commit.
-Nothing is ever updated in place or deleted except the evening's status/version.
-
-A hand queued on an offline phone (issue 11) carries the version it was made on and
-the request ids of that phone's earlier queued hands (``queued_after``): it is
-accepted on a newer version only if every change since is one of those hands
-(``_only_these_since``), so the same real hand on two offline phones never lands twice.
+Every change is one transaction (``applying.apply``: the lock, the request id, the version
+check, the rows appended, the version bumped); the rules are checked through
+``scorekeeper.scoring``. Nothing is ever updated in place or deleted except the evening's
+status/version.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-import time
 from collections.abc import Callable, Collection, Sequence
 from typing import cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
-from sqlalchemy.orm.attributes import set_committed_value
 
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet
 from ..models import (
-    QUEUED_AFTER_MAX,
-    AppliedRequest,
     Circle,
     CutRow,
     EntryRow,
@@ -43,9 +33,9 @@ from ..models import (
 from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
 from ..scoring.payouts import Payout
 from ..scoring.slate import Slate, verify_entry
-from . import housekeeping, snapshot, turns, tx
+from . import applying, housekeeping, tx
 from .circles import PLAYER_NAME_MAX, clean_name, get_or_create_player
-from .errors import NotFound, StaleVersion
+from .errors import NotFound
 from .replay import (
     EntryRecord,
     LogItem,
@@ -107,27 +97,7 @@ def _well_formed(public_id: str) -> str:
 _OF_CIRCLE = select(Evening).where(
     Evening.public_id == bindparam("public_id"), Evening.circle_id == bindparam("circle_id")
 )
-_SEEN = select(AppliedRequest.digest, AppliedRequest.action).where(
-    AppliedRequest.evening_id == bindparam("evening_id"), AppliedRequest.request_id == bindparam("request_id")
-)
-_APPLIED = insert(cast(Table, AppliedRequest.__table__))  # Core: no unit of work for an append
 _ENTRY = insert(cast(Table, EntryRow.__table__))
-_BUMP = (
-    update(cast(Table, Evening.__table__))
-    .where(cast(Table, Evening.__table__).c.id == bindparam("evening_id"))
-    .values(version=bindparam("version"))
-)
-_CONTENDED = (
-    update(cast(Table, Evening.__table__))
-    .where(cast(Table, Evening.__table__).c.id == bindparam("evening_id"))
-    .values(contended_at=bindparam("at"))
-)
-_LOCK = (
-    select(Evening)
-    .where(Evening.id == bindparam("evening_id"))
-    .with_for_update()
-    .execution_options(populate_existing=True)
-)
 
 
 def get_evening(circle: Circle, public_id: str) -> Evening:
@@ -263,164 +233,7 @@ def players_for(s: Session, circle_id: int, names: Sequence[str]) -> list[Player
     return out
 
 
-# --- changing ---------------------------------------------------------------------
-Change = Callable[[Session, Evening], bool]  # appends rows; returns whether anything changed
-
-
-def _check_queued_after(queued_after: Collection[str] | None) -> frozenset[str] | None:
-    if queued_after is None:
-        return None
-    if isinstance(queued_after, str) or len(queued_after) > QUEUED_AFTER_MAX:
-        raise RuleError(N_("This form is out of date. Please try again."), "request_id")
-    return frozenset(_check_request_id(rid) for rid in queued_after)
-
-
-def _only_these_since(s: Session, evening_id: int, since: int, now: int, mine: frozenset[str]) -> bool:
-    """Whether every change from version ``since`` to ``now`` was one of the hands ``mine``.
-
-    Every change bumps the version by one and its AppliedRequest row records the version
-    it made; a hand always changes the slate, so each of ``mine`` that landed owns one
-    version. The rule holds when those versions are exactly ``since+1 .. now``.
-    """
-    if not 0 <= since < now or not mine:
-        return False
-    made = s.execute(
-        select(AppliedRequest.version).where(
-            AppliedRequest.evening_id == evening_id,
-            AppliedRequest.action == "hand",
-            AppliedRequest.version > since,
-            AppliedRequest.version <= now,
-            AppliedRequest.request_id.in_(sorted(mine)),
-        )
-    ).scalars()
-    return set(made) == set(range(since + 1, now + 1))
-
-
-def _lock(s: Session, evening_id: int) -> Evening:
-    ev = s.execute(_LOCK, {"evening_id": evening_id}).scalar_one_or_none()
-    if ev is None:
-        raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
-    return ev
-
-
-def _apply(
-    evening: Evening,
-    *,
-    expected_version: int,
-    request_id: str,
-    action: str,
-    asked: dict[str, object],
-    change: Change,
-    ended_ok: bool = False,
-    queued_after: frozenset[str] | None = None,
-) -> Evening:
-    """Run ``change`` once per request id. ``asked``: the request's parameters (their digest
-    is kept; the same id with other parameters raises ``RequestIdReused``).
-
-    Writes to one evening take turns in this worker (``turns``): one that waits while another
-    commits a newer version is answered ``StaleVersion`` at once, unless it is the repeat of a
-    request already applied (then it is answered as that) or an offline phone's queued hand."""
-    _check_request_id(request_id)
-    evening_id = evening.id
-    fingerprint = digest(action, **asked)
-    may_leave = queued_after is None
-
-    def locked(seen: Callable[[int], None], may_yield: bool) -> Evening:
-        refused: int | None = None
-        with tx.write(keep=True) as s:
-            s.info.pop(_APPENDED, None)
-            s.info.pop(_CUTS_ADDED, None)
-            ev = _lock(s, evening_id)
-            public_id, before = ev.public_id, ev.version
-            seen(before)
-            applied = s.execute(_SEEN, {"evening_id": evening_id, "request_id": request_id}).first()
-            if applied is not None:
-                check_same(applied.digest, fingerprint, same_action=applied.action == action)
-                return ev  # a double tap or a replayed request: recorded once already
-            if ev.version != expected_version and not (
-                queued_after is not None
-                and _only_these_since(s, evening_id, expected_version, ev.version, queued_after)
-            ):
-                # lost the race: noted (and committed), so the next write on the fresh version
-                # yields once to the phones that lost (turns.hold_off)
-                refused = ev.version
-                s.execute(_CONTENDED, {"evening_id": evening_id, "at": utcnow()})
-            else:
-                wait = turns.hold_off(ev.contended_at, utcnow()) if may_yield else 0.0
-                if wait > 0:
-                    raise _Yield(wait)  # rolled back: nothing written, the lock let go
-                if not ev.is_open and not ended_ok:
-                    raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
-                made = before
-                if change(s, ev):
-                    made = before + 1  # one UPDATE, no unit of work (the object keeps it as committed)
-                    s.execute(_BUMP, {"evening_id": evening_id, "version": made})
-                    set_committed_value(ev, "version", made)
-                    snapshot.hand_over_now(s, ev, made)  # the answer reads nothing more
-                s.execute(
-                    _APPLIED,
-                    {
-                        "evening_id": evening_id,
-                        "request_id": request_id,
-                        "action": action,
-                        "version": made,
-                        "digest": fingerprint,
-                        "created_at": utcnow(),
-                    },
-                )
-        if refused is not None:
-            raise StaleVersion(refused)
-        seen(made)  # committed
-        if made != before:
-            _hand_over_rows(s, (evening_id, public_id), before, made)
-        return ev
-
-    def run(may_yield: bool) -> Evening:
-        try:
-            with turns.turn(evening_id, expected_version, may_leave=may_leave) as seen:
-                return locked(seen, may_yield)
-        except turns.Superseded as gone:
-            if not _was_applied(evening_id, request_id):
-                raise StaleVersion(gone.version) from None
-        with turns.turn(evening_id, expected_version, may_leave=False) as seen:  # a repeat: answered as one
-            return locked(seen, False)
-
-    try:
-        return run(may_yield=may_leave)  # a queued offline hand never yields
-    except _Yield as waiting:
-        time.sleep(waiting.seconds)  # outside the lock and the turn: the others may go first
-    return run(may_yield=False)
-
-
-class _Yield(Exception):  # noqa: N818 - a state, not a failure
-    """A write on the fresh version waits before trying again (``turns.hold_off``)."""
-
-    def __init__(self, seconds: float) -> None:
-        super().__init__(seconds)
-        self.seconds = seconds
-
-
-_APPENDED = "scorekeeper.appended_entries"  # this write's new entry rows (session.info)
-_CUTS_ADDED = "scorekeeper.cuts_added"
-
-
-def _hand_over_rows(s: Session, evening: tuple[int, str], before: int, made: int) -> None:
-    """The rows of the version just committed (``made``), for the snapshot the answer reads: those
-    of the version before (as the write read them under the lock) and the ones it appended."""
-    previous = snapshot.kept_entries(evening, before)
-    appended = s.info.pop(_APPENDED, [])
-    cuts = None if s.info.pop(_CUTS_ADDED, False) else snapshot.kept_cuts(evening, before)
-    snapshot.keep_rows(evening, made, None if previous is None else (*previous, *appended), cuts)
-
-
-def _was_applied(evening_id: int, request_id: str) -> bool:
-    """Whether the request id was applied to the evening (read outside any lock, afresh)."""
-    s = tx.session()
-    if s.in_transaction():
-        s.rollback()  # a fresh look: the request's earlier reads may predate the repeat's original
-    return s.execute(_SEEN, {"evening_id": evening_id, "request_id": request_id}).first() is not None
-
-
+# --- changing (each through ``applying.apply``) --------------------------------------
 def _next_seq(rows: Sequence[EntryRecord]) -> int:
     return (rows[-1].seq if rows else 0) + 1
 
@@ -453,7 +266,7 @@ def _append(
         **hand,
     }
     s.execute(_ENTRY, {"evening_id": evening_id, **values})
-    s.info.setdefault(_APPENDED, []).append(EntryRecord(**values))  # type: ignore[arg-type]  # EntryRecord's fields
+    s.info.setdefault(applying.APPENDED, []).append(EntryRecord(**values))  # type: ignore[arg-type]  # EntryRecord's fields
 
 
 def _author(author: str | None) -> str | None:
@@ -484,7 +297,7 @@ def record_hand(
     ``expected_version`` only if every change since is one of them (else StaleVersion).
     """
     who = _author(author)
-    mine = _check_queued_after(queued_after)
+    mine = applying.check_queued_after(queued_after)
 
     def change(s: Session, ev: Evening) -> bool:
         if also is not None:
@@ -504,7 +317,7 @@ def record_hand(
         _append(s, ev.id, rows, "hand", None, digital, request_id, who, entry)
         return True
 
-    return _apply(
+    return applying.apply(
         evening,
         expected_version=expected_version,
         request_id=request_id,
@@ -541,7 +354,7 @@ def correct_entry(
         _append(s, ev.id, rows, "correction", old.seq, old.digital, request_id, who, entry)
         return True
 
-    return _apply(
+    return applying.apply(
         evening,
         expected_version=expected_version,
         request_id=request_id,
@@ -563,7 +376,7 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
         _append(s, ev.id, rows, "undo", effective[-1].seq, False, request_id, who, None)
         return True
 
-    return _apply(
+    return applying.apply(
         evening,
         expected_version=expected_version,
         request_id=request_id,
@@ -575,7 +388,7 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
 
 def _add_cut(s: Session, evening_id: int, cut: Cut, tie: Tie, request_id: str) -> None:
     order = cut.ranking(tie)  # RuleError when the cut does not fit the tie
-    s.info[_CUTS_ADDED] = True
+    s.info[applying.CUTS_ADDED] = True
     s.add(
         CutRow(
             evening_id=evening_id,
@@ -601,7 +414,7 @@ def set_cut(evening: Evening, cut: Cut, *, expected_version: int, request_id: st
         return True
 
     asked = {"row_key": cut.row_key, "end": cut.end, "winner": cut.winner, "drawn": cut.drawn, "order": cut.order}
-    return _apply(
+    return applying.apply(
         evening, expected_version=expected_version, request_id=request_id, action="cut", asked=asked, change=change
     )
 
@@ -620,7 +433,7 @@ def draw_cuts(evening: Evening, *, expected_version: int, request_id: str, rng: 
     def change(s: Session, ev: Evening) -> bool:
         return _draw_missing(s, ev, _slate(s, ev), generator, request_id)
 
-    return _apply(
+    return applying.apply(
         evening, expected_version=expected_version, request_id=request_id, action="draw_cuts", asked={}, change=change
     )
 
@@ -656,7 +469,7 @@ def end_evening(
         ev.ended_at = utcnow()
         return True
 
-    return _apply(
+    return applying.apply(
         evening,
         expected_version=expected_version,
         request_id=request_id,
@@ -683,7 +496,7 @@ def reopen_evening(evening: Evening, *, expected_version: int, request_id: str) 
         ev.ended_at = None
         return True
 
-    return _apply(
+    return applying.apply(
         evening,
         expected_version=expected_version,
         request_id=request_id,

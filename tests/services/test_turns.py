@@ -19,7 +19,7 @@ from sqlalchemy import select
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Evening
-from scorekeeper.services import circles, evenings, turns
+from scorekeeper.services import applying, circles, evenings, turns
 from scorekeeper.services.errors import StaleVersion
 
 
@@ -97,7 +97,7 @@ def test_only_a_plain_write_leaves_early(app: Flask, queued: bool) -> None:
         entry = next_hand(evenings.load_slate(ev), 0)
         evening_id, public_id, version = ev.id, ev.public_id, ev.version
     calls: list[int] = []
-    real = evenings._lock
+    real = applying._lock
 
     def counting(*args: Any) -> Evening:
         calls.append(1)
@@ -109,7 +109,7 @@ def test_only_a_plain_write_leaves_early(app: Flask, queued: bool) -> None:
         return evenings.record_hand(fresh, entry, expected_version=version, request_id=rid(), queued_after=after)
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(evenings, "_lock", counting)
+    mp.setattr(applying, "_lock", counting)
     try:
         answer, _waited = _while_held(app, evening_id, version + 1, late)
     finally:
@@ -161,7 +161,7 @@ def test_a_refused_write_makes_the_next_write_on_the_fresh_version_yield_once(
     winner's next hand, and every write on the fresh version for a short while, waits once outside
     the lock and then goes through; a phone alone never waits, a queued offline hand never yields."""
     slept: list[float] = []
-    monkeypatch.setattr(evenings.time, "sleep", slept.append)
+    monkeypatch.setattr(applying.time, "sleep", slept.append)
     with app.app_context():
         ev, write = _evening()
         slate = evenings.load_slate(ev)
