@@ -30,12 +30,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorekeeper.history.export import csv_text, decode, dumps  # noqa: E402
+from scorekeeper.history.export import decode, dumps  # noqa: E402
 from scorekeeper.history.housekeeping import view  # noqa: E402
 from scorekeeper.history.outcome import clear_cache  # noqa: E402
 from scorekeeper.history.purse import purse  # noqa: E402
 from scorekeeper.history.ratings import ratings  # noqa: E402
 from scorekeeper.history.sample import sample_circle  # noqa: E402
+from scorekeeper.history.spreadsheet import csv_text  # noqa: E402
 from scorekeeper.history.stats import circle_stats  # noqa: E402
 
 

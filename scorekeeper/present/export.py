@@ -7,7 +7,7 @@ from datetime import tzinfo
 
 from flask_babel import get_timezone
 
-from ..history.export import CSV_COLUMNS
+from ..history.spreadsheet import CSV_COLUMNS
 from ..i18n import gettext
 
 

@@ -1,4 +1,4 @@
-"""A circle's data leaves and comes back: the export (JSON and CSV, ``history.export``),
+"""A circle's data leaves and comes back: the export (JSON, ``history.export``; CSV, ``history.spreadsheet``),
 the restore of a JSON export into a new circle, and a past evening typed from a paper
 slate.
 
@@ -29,7 +29,7 @@ from typing import Any, Final
 from sqlalchemy import insert
 
 from ..game.errors import RuleError
-from ..history import export, housekeeping
+from ..history import export, housekeeping, spreadsheet
 from ..history.outcome import outcome
 from ..history.records import CircleRecord, EveningRecord, LogKind
 from ..models import (
@@ -79,7 +79,7 @@ def export_json(circle: Circle, *, now: datetime | None = None) -> Exported:
 def export_csv(circle: Circle, *, headers: dict[str, str], tz: Any, now: datetime | None = None) -> Exported:
     """One row per hand (``;``, UTF-8 with BOM, formula cells escaped), names as now."""
     when = now or utcnow()
-    text = export.csv_text(housekeeping.view(load_record(circle)), headers=headers, tz=tz)
+    text = spreadsheet.csv_text(housekeeping.view(load_record(circle)), headers=headers, tz=tz)
     return Exported(text, "text/csv; charset=utf-8", f"scorekeeper-{_slug(circle.name)}-{when:%Y-%m-%d}.csv")
 
 

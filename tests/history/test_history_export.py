@@ -16,13 +16,9 @@ from history_helpers import rich_circle
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.rulesets import Variant
 from scorekeeper.history.export import (
-    CSV_COLUMNS,
     ERROR_CODES,
     FORMAT,
     VERSION,
-    csv_cell,
-    csv_rows,
-    csv_text,
     decode,
     dumps,
     encode,
@@ -34,6 +30,7 @@ from scorekeeper.history.housekeeping import view
 from scorekeeper.history.purse import purse
 from scorekeeper.history.ratings import ratings
 from scorekeeper.history.sample import sample_circle
+from scorekeeper.history.spreadsheet import CSV_COLUMNS, csv_cell, csv_rows, csv_text
 from scorekeeper.history.stats import Filter, circle_stats
 
 NOW = datetime(2026, 11, 30, 20, 15, tzinfo=UTC)

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.game.rulesets import Variant
-from scorekeeper.history import blend, export, outcome, ratings, series, stats, summary
+from scorekeeper.history import blend, export, outcome, ratings, series, spreadsheet, stats, summary
 from scorekeeper.history import purse as purse_module
 from scorekeeper.history.housekeeping import view
 from scorekeeper.history.records import (
@@ -141,7 +141,7 @@ def test_an_evening_read_as_its_stored_outcome_gives_nothing_else() -> None:
         at = c.evenings[0].ended_at or c.created_at
         export.encode(replace(c, evenings=(ev,)), at)  # type: ignore[arg-type]  # a bad evening on purpose
     with pytest.raises(InputsNotRead):
-        export.csv_rows(view(replace(c, evenings=(ev,))))
+        spreadsheet.csv_rows(view(replace(c, evenings=(ev,))))
     with pytest.raises(ValueError):
         replace(c.evenings[0], inputs=False)  # without its stored outcome
     with pytest.raises(ValueError):

@@ -24,7 +24,7 @@ from scorekeeper.extensions import db
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.history import export, ratings, stats
+from scorekeeper.history import export, ratings, spreadsheet, stats
 from scorekeeper.history import purse as history_purse
 from scorekeeper.history.housekeeping import view as history_view
 from scorekeeper.history.records import PaymentKind
@@ -130,7 +130,7 @@ def test_a_rich_circle_round_trips_exactly(app: Flask) -> None:
         assert [(r.name, r.evenings, r.wins, r.net_rappen) for r in circles.player_records(restored)] == [
             (r.name, r.evenings, r.wins, r.net_rappen) for r in circles.player_records(circle)
         ]
-        rows = [export.csv_rows(history_view(memory.load_record(c))) for c in (circle, restored)]
+        rows = [spreadsheet.csv_rows(history_view(memory.load_record(c))) for c in (circle, restored)]
         assert [{k: v for k, v in r.items() if k != "evening"} for r in rows[0]] == [
             {k: v for k, v in r.items() if k != "evening"} for r in rows[1]
         ]
