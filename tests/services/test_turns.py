@@ -162,6 +162,10 @@ def test_a_refused_write_makes_the_next_write_on_the_fresh_version_yield_once(
     the lock and then goes through; a phone alone never waits, a queued offline hand never yields."""
     slept: list[float] = []
     monkeypatch.setattr(applying.time, "sleep", slept.append)
+    # the write's own clock, stopped: a slow machine takes longer than HOLD_OFF_S between the
+    # refusal and the next write, which is then (rightly) no longer held off
+    clock = [datetime(2026, 12, 1, 14, 0, tzinfo=UTC)]
+    monkeypatch.setattr(applying, "utcnow", lambda: clock[0])
     with app.app_context():
         ev, write = _evening()
         slate = evenings.load_slate(ev)
@@ -174,6 +178,7 @@ def test_a_refused_write_makes_the_next_write_on_the_fresh_version_yield_once(
         assert noted is not None
         fresh = _again(write, ev.public_id)
         second, at = next_hand(evenings.load_slate(fresh), 1), fresh.version
+        clock[0] += timedelta(milliseconds=5)  # within HOLD_OFF_S of the refusal
         done = evenings.record_hand(fresh, second, expected_version=at, request_id=rid())
         assert len(slept) == 1 and 0 < slept[0] <= turns.HOLD_OFF_S + turns.JITTER_S
         assert done.version == at + 1  # it waited once, then wrote
