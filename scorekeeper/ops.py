@@ -236,6 +236,7 @@ def restore_command(path: Path, yes: bool) -> None:
     else:
         pg_restore(engine.url, path)
         stamp_watch.forget_everywhere(engine)  # the tables were replaced: no row trigger said so
+        stamp_watch.honour_everywhere(engine)  # said done once no worker can answer from before
     engine.dispose()
     click.echo(f"Restored {path} (revision {revision}).")
     if {revision} != _heads():

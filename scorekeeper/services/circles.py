@@ -1,28 +1,27 @@
 """Circles and their players: create, open by secret link, add players.
 
-Tokens: ``secrets.token_urlsafe(32)``; only their sha256 is stored; a link is
-checked by hashing it, looking the hash up, and comparing in constant time.
+Tokens (``tokens``): only their sha256 is stored; a link is checked by hashing it, looking the
+hash up, and comparing in constant time. A new link is answered only once the old one is refused
+by every worker and host (``stamp_watch.honour_everywhere``).
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import secrets
 
 from sqlalchemy import bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from ..game.errors import N_, RuleError
 from ..models import Circle, Player
-from . import housekeeping, tx
+from . import housekeeping, stamp_watch, tx
 from .errors import Forbidden, NotFound
 from .records import EveningSummary, PlayerRecord, history, player_records
 from .signals import token_refused
+from .tokens import hash_token, new_token
 
 CIRCLE_NAME_MAX = 80
 PLAYER_NAME_MAX = 40
-TOKEN_BYTES = 32
 
 __all__ = [
     "EveningSummary",
@@ -42,10 +41,6 @@ __all__ = [
 ]
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
 def clean_name(name: str, *, limit: int, code: str) -> str:
     """Trim and collapse whitespace; 1..limit characters, no control characters."""
     text = " ".join(str(name or "").split())
@@ -57,8 +52,8 @@ def clean_name(name: str, *, limit: int, code: str) -> str:
 def create_circle(name: str) -> tuple[Circle, str, str]:
     """A new circle. Returns (circle, write_token, view_token); the plain tokens are shown once."""
     clean = clean_name(name, limit=CIRCLE_NAME_MAX, code="circle_name")
-    write_token = secrets.token_urlsafe(TOKEN_BYTES)
-    view_token = secrets.token_urlsafe(TOKEN_BYTES)
+    write_token = new_token()
+    view_token = new_token()
     with tx.write() as s:
         circle = Circle(name=clean, write_token_hash=hash_token(write_token), view_token_hash=hash_token(view_token))
         s.add(circle)
@@ -137,11 +132,12 @@ def add_player(circle: Circle, name: str) -> Player:
 
 def _new_token(circle: Circle, column: str) -> str:
     """A new token in ``column`` (``write_token_hash`` or ``view_token_hash``): the old one
-    stops working at the commit, for every worker and host (a link is a lookup of its hash).
+    stops working at the commit, for every worker and host (a link is a lookup of its hash; the
+    fast poll's copies have all dropped it before this returns).
 
     Only its hash is stored; the plain token is returned once to be shown.
     """
-    token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = new_token()
     digest = hash_token(token)
     circle_id = circle.id
     with tx.write() as s:
@@ -150,6 +146,7 @@ def _new_token(circle: Circle, column: str) -> str:
             raise NotFound(N_("This link does not open any circle."), "circle_not_found")
         setattr(row, column, digest)
     setattr(circle, column, digest)
+    stamp_watch.honour_everywhere(tx.engine())
     return token
 
 

@@ -4,7 +4,7 @@ The one path past the append-only guard (``tx.erasing``): every row of the circl
 the digital tables' actions, hands and seats, the evenings' entries, cuts, applied
 requests, stored outlooks, stored outcomes and seats, the purse's settlements, the
 housekeeping, the stored rating runs, the evenings, the players and the circle itself,
-in one transaction. The pages ask twice (and offer an
+in one transaction (answered once every worker and host refuses its links). The pages ask twice (and offer an
 export first); the service asks for the circle's name as typed on the second page.
 """
 
@@ -31,7 +31,7 @@ from ..models import (
     TableHand,
     TableSeat,
 )
-from . import memory, tx
+from . import memory, stamp_watch, tx
 from .errors import NotFound
 
 
@@ -72,3 +72,4 @@ def delete_circle(circle: Circle, *, typed_name: str) -> None:
             delete(Circle).where(Circle.id == circle_id),
         ):
             s.execute(statement.execution_options(synchronize_session=False))
+    stamp_watch.honour_everywhere(tx.engine())  # its links are refused everywhere before the answer

@@ -20,7 +20,6 @@ pair them with rows.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -47,10 +46,11 @@ from ..models import (
     utcnow,
 )
 from . import tx
-from .circles import CIRCLE_NAME_MAX, PLAYER_NAME_MAX, TOKEN_BYTES, hash_token
+from .circles import CIRCLE_NAME_MAX, PLAYER_NAME_MAX
 from .memory import load_record
 from .replay import hand_fields, ranking_text
 from .snapshot import digital_hand_request_id
+from .tokens import hash_token, new_token
 
 IMPORT_REQUEST: Final = "import"  # request ids of restored rows: import:<seq>
 
@@ -124,8 +124,8 @@ def restore(data: bytes | str | dict[str, Any]) -> tuple[Circle, str, str]:
 
 def restore_record(record: CircleRecord) -> tuple[Circle, str, str]:
     """Write an already validated ``CircleRecord`` as a new circle (new links and ids)."""
-    write_token = secrets.token_urlsafe(TOKEN_BYTES)
-    view_token = secrets.token_urlsafe(TOKEN_BYTES)
+    write_token = new_token()
+    view_token = new_token()
     with tx.write() as s:
         circle = Circle(
             name=" ".join(record.name.split()),

@@ -1,7 +1,7 @@
 """Seats of a digital table: secret seat tokens, handing a seat over, computer seats.
 
 A seat token is ``secrets.token_urlsafe(32)``; only its sha256 is stored (as the
-circle links, ``circles.hash_token``). A token is checked by hashing it, looking the
+circle links, ``tokens.hash_token``). A token is checked by hashing it, looking the
 hash up among the table's seats and comparing in constant time. A new token for a
 seat replaces the old hash: the phone that held the seat is shut out.
 
@@ -14,7 +14,6 @@ seat is given to the computer again (a retry, at any level) or to a phone.
 from __future__ import annotations
 
 import hmac
-import secrets
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -23,9 +22,9 @@ from ..bots import LEVELS
 from ..game.errors import N_, RuleError
 from ..models import DigitalTable, TableSeat, utcnow
 from . import tx
-from .circles import TOKEN_BYTES, hash_token
 from .errors import Forbidden, NotFound
 from .signals import token_refused
+from .tokens import hash_token, new_token
 
 TOKEN_MAX = 128
 
@@ -78,7 +77,7 @@ def seats(table: DigitalTable) -> list[TableSeat]:
 def issue_seat_token(table: DigitalTable, seat: int) -> str:
     """A new secret link token for ``seat`` (shown once). Whoever held the seat is shut
     out; a computer seat (a failed one too) becomes a human seat again."""
-    token = secrets.token_urlsafe(TOKEN_BYTES)
+    token = new_token()
     with tx.write() as s:
         t = lock_table(s, table.id)
         _open(t)

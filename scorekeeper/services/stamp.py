@@ -34,9 +34,9 @@ from sqlalchemy import Engine, Select, bindparam, func, or_, select
 from ..game.errors import N_
 from ..models import Circle, DigitalTable, Evening, HousekeepingRow, TableHand, is_public_id
 from . import tx
-from .circles import hash_token
 from .errors import NotFound
 from .snapshot import EveningSnapshot
+from .tokens import hash_token
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,9 +22,15 @@ changed:
   change arrived (``gen``), so a read from before a change is never kept after it;
 - no entry is older than ``MAX_AGE_S`` (a bound on a change made with the triggers switched off).
 
-A rotated link is therefore refused on every worker and host once the rotation's notification
-has reached it (the same time a request takes to get there), and by this process at once.
-SQLite needs none of it: its statement runs in process (``Direct``).
+A change that makes a link stop working (a rotation, an erased circle) is answered only once no
+copy anywhere can still answer the old link (``honour_everywhere``): the process asks every copy it
+has heard beating in the last ``LIVE_S`` (``r:<watch>:<mark>``; only a copy that beat then can be
+answering); each acknowledges (``a:<asker>:<mark>:<watch>``) after it has applied every change
+committed before the ask; the answer waits for all of them, at most ``LIVE_S`` after the commit: by
+then a copy that has not heard the change has stopped answering (its last beat was sent before the
+commit). A copy listening for less than ``LIVE_S`` does not know all the others: it waits the bound.
+So once a phone is shown the new link, the old one is refused by every worker and host. SQLite
+needs none of it: its statement runs in process (``Direct``).
 """
 
 from __future__ import annotations
@@ -33,15 +39,16 @@ import logging
 import os
 import secrets
 import threading
+import weakref
 from contextlib import suppress
-from time import monotonic
+from time import monotonic, sleep
 from typing import Any, Protocol
 
 from sqlalchemy import Engine, event, text
 from sqlalchemy.orm import Session
 
-from .circles import hash_token
 from .stamp import Stamp, by_link, link_row, stamp_of_row, valid_link
+from .tokens import hash_token
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +65,7 @@ Found = tuple[Stamp, bool]  # the stamp, whether the link may write
 # listener has caught up with all of them.
 _commits = 0
 _commits_lock = threading.Lock()
+_WATCHES: weakref.WeakSet[Watched] = weakref.WeakSet()  # this process's copies (one per app)
 
 
 @event.listens_for(Session, "after_commit")
@@ -105,6 +113,13 @@ class Watched:
         self.started_in: int | None = None  # the process that started the thread (a fork has none)
         self.marks = 0  # syncs sent
         self.heard = 0  # the last sync heard back
+        self.changed = threading.Condition(self.lock)  # an ask or an acknowledgement heard
+        self.peers: dict[str, float] = {}  # the other copies heard beating: name -> when (monotonic)
+        self.listening_since = 0.0  # monotonic: since then every copy's beats have been heard here
+        self.asks = 0  # asks sent (``reach``)
+        self.waiting: dict[int, tuple[set[str] | None, set[str]]] = {}  # ask -> (who must answer, who did)
+        self.owed: list[str] = []  # acknowledgements the listener sends next (its thread only)
+        _WATCHES.add(self)
 
     # --- lookups (the request threads) ---------------------------------------------------
     def by_link(self, token: str, public_id: str) -> Found | None:
@@ -114,7 +129,7 @@ class Watched:
             self._start()
         key = (hash_token(token), public_id)
         now = monotonic()
-        current = now < self.live_until and self.synced >= _commits
+        current = now < self.live_until and self.synced >= _commits and not self.stopping.is_set()
         if current:
             hit = self.entries.get(key)
             if hit is not None and now - hit[3] < MAX_AGE_S:
@@ -207,16 +222,22 @@ class Watched:
                 conn = self._psycopg()
                 conn.execute(f"LISTEN {CHANNEL}")
                 self.listener_pid = conn.info.backend_pid
+                self.listening_since = monotonic()
                 with self.lock:
                     self._flush()  # anything kept before the LISTEN may have changed unheard
                     self.synced = _commits  # every read after this flush sees those commits
                     self.asked = (-1, 0.0)
                 failures = 0
+                beat_at = 0.0
                 while not self.stopping.is_set():
-                    conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"b:{self.name}:{monotonic()!r}"))
-                    for note in conn.notifies(timeout=BEAT_S):
+                    if monotonic() >= beat_at:
+                        beat_at = monotonic() + BEAT_S
+                        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"b:{self.name}:{monotonic()!r}"))
+                    while self.owed:  # acknowledged at once: an ask waits for it
+                        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, self.owed.pop(0)))
+                    for note in conn.notifies(timeout=max(0.0, beat_at - monotonic())):
                         self._heard(note.payload)
-                        if self.stopping.is_set():
+                        if self.stopping.is_set() or self.owed:
                             break
             except Exception:  # noqa: BLE001 - no or a lost connection: forget everything, connect again
                 if not self.stopping.is_set():
@@ -246,19 +267,91 @@ class Watched:
         else:
             name, _, value = rest.partition(":")
             if name != self.name:
-                return  # another process's beat or sync
-            if kind == "b":
-                self.live_until = float(value) + LIVE_S
+                self._heard_of(kind, name, value)  # another copy's beat, ask, acknowledgement or stop
+            elif kind == "b":
+                with self.lock:
+                    self.live_until = float(value) + LIVE_S
+                    self.changed.notify_all()
+                self._forget_silent_peers()
             elif kind == "s":
                 count, _, mark = value.partition(":")
                 self.synced = max(self.synced, int(count))
                 self.heard = max(self.heard, int(mark))
+            elif kind == "r":  # this copy's own ask, back: whoever beat before it must answer it
+                now = monotonic()
+                if now - self.listening_since >= LIVE_S:  # else a live copy may not have beaten here yet
+                    must = {peer for peer, when in self.peers.items() if now - when < LIVE_S}
+                    self._answered(int(value), must=must)
+            elif kind == "a":
+                mark, _, peer = value.partition(":")
+                self._answered(int(mark), by=peer)
+
+    def _heard_of(self, kind: str, name: str, value: str) -> None:
+        if kind == "b":
+            self.peers[name] = monotonic()
+        elif kind == "x":  # stopped: its copy answers no more (``close``)
+            self.peers.pop(name, None)
+        elif kind == "r":  # everything committed before the ask has been applied here
+            self.owed.append(f"a:{name}:{value}:{self.name}")
+
+    def _answered(self, mark: int, *, must: set[str] | None = None, by: str | None = None) -> None:
+        with self.lock:
+            asked = self.waiting.get(mark)
+            if asked is None:
+                return  # given up already
+            if must is not None:
+                self.waiting[mark] = asked = (must, asked[1])
+            if by is not None:
+                asked[1].add(by)
+            self.changed.notify_all()
+
+    def _forget_silent_peers(self) -> None:
+        now = monotonic()
+        for peer in [peer for peer, when in self.peers.items() if now - when > 10 * LIVE_S]:
+            del self.peers[peer]
 
     def _flush(self) -> None:
         """Forget everything (the caller holds the lock)."""
         self.gen += 1
         self.entries.clear()
         self.circles.clear()
+
+    def reach(self, deadline: float) -> bool:
+        """Ask every copy heard beating to confirm it has applied everything committed so far;
+        True once each has (False: not by ``deadline``, monotonic, or this copy is not listening)."""
+        with self.changed:
+            while monotonic() >= self.live_until:  # not listening (yet): a new one beats within ms
+                left = deadline - monotonic()
+                if left <= 0 or self.stopping.is_set():
+                    return False
+                self.changed.wait(left)
+            self.asks += 1
+            mark = self.asks
+            self.waiting[mark] = (None, set())
+        try:
+            self._notify(f"r:{self.name}:{mark}")
+            with self.changed:
+                while True:
+                    must, did = self.waiting[mark]
+                    if must is not None and must <= did:
+                        return True
+                    left = deadline - monotonic()
+                    if left <= 0 or self.stopping.is_set():
+                        return False
+                    self.changed.wait(left)
+        except Exception:  # noqa: BLE001 - the ask could not be sent: the caller waits the bound out
+            log.warning("the stamp watch could not ask the other copies", exc_info=True)
+            return False
+        finally:
+            with self.lock:
+                self.waiting.pop(mark, None)
+
+    def listening(self) -> bool:
+        """This process's listener runs (it started with the first lookup)."""
+        thread = self.thread
+        return (
+            self.started_in == os.getpid() and thread is not None and thread.is_alive() and not self.stopping.is_set()
+        )
 
     def settle(self, timeout: float = 5.0) -> bool:
         """Wait until the copy is current (tests; a deployment never waits): the listener has
@@ -279,7 +372,7 @@ class Watched:
         thread = self.thread
         if thread is None or not thread.is_alive():
             return
-        self.stopping.set()
+        self.stopping.set()  # this copy answers no more; then the others are told
         try:
             self._notify(f"x:{self.name}:0")
         except Exception:  # noqa: BLE001 - it wakes at its next beat anyway
@@ -291,6 +384,24 @@ def forget_everywhere(engine: Engine) -> None:
     """Tell every process's copy to start over (``flask restore`` replaced the tables)."""
     with engine.begin() as conn:
         conn.execute(text("SELECT pg_notify(:channel, '*')"), {"channel": CHANNEL})
+
+
+def honour_everywhere(engine: Engine) -> None:
+    """Call after the commit of a change that makes a link stop working (a rotation, an erased
+        circle): returns once no process's copy can still answer the old link. At once on SQLite
+        (nothing is kept); on PostgreSQL when every copy has acknowledged, at most ``LIVE_S`` later (the
+    bound itself when this process has no copy listening, e.g. a worker that has served no poll yet)."""
+    if engine.dialect.name != "postgresql":
+        return
+    deadline = monotonic() + LIVE_S
+    for watch in list(_WATCHES):
+        if watch.engine.url == engine.url and watch.listening():
+            if watch.reach(deadline):
+                return
+            break
+    left = deadline - monotonic()  # no copy of this process listens: every other has stopped by then
+    if left > 0:
+        sleep(left)
 
 
 def stamps_of(engine: Engine) -> Stamps:

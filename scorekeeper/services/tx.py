@@ -152,6 +152,10 @@ def session() -> Session:
     return db.session()
 
 
+def engine() -> Engine:
+    return db.engine
+
+
 # What the writes of this session (one request, one app context) came to: the error
 # handlers tell "nothing was written" from "saved" and from "not known" by it.
 NOTHING: Final = "nothing"  # no write committed, none was being committed

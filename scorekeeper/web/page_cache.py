@@ -35,10 +35,10 @@ from flask_wtf.csrf import generate_csrf
 
 from ..forms import issued_request_ids, new_request_id
 from ..i18n import current_language, format_locale
-from ..services.circles import hash_token
 from ..services.snapshot import EveningSnapshot
 from ..services.snapshot import Kept as Bounded
 from ..services.stamp import Stamp, stamp_of
+from ..services.tokens import hash_token
 from .poll import stamp_by_link
 
 EXTENSION = "scorekeeper.page_cache"

@@ -18,9 +18,9 @@ from sqlalchemy import event
 from werkzeug.test import Client
 
 from scorekeeper.extensions import db
-from scorekeeper.services.circles import hash_token
 from scorekeeper.services.stamp import Prepared
 from scorekeeper.services.stamp_watch import Watched
+from scorekeeper.services.tokens import hash_token
 from scorekeeper.web.poll import FastPoll, release_of
 
 ANNA = {"REMOTE_ADDR": "198.51.100.7"}

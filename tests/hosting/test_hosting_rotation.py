@@ -1,17 +1,22 @@
 """Replacing a circle's links: the write link (page, after a confirmation, and API) and the
 onlookers link (page and API). The old link stops working at once for every worker and host:
 two apps (two workers, or two hosts) share the database, one replaces, the other refuses the
-old link on its very next request. Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_DB=postgres."""
+old link on its very next request; so do two gunicorn workers whose fast polls had answered the old
+link (on PostgreSQL from their kept copies: the new link is shown only once both dropped it).
+Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_DB=postgres."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from hosting_helpers import API, bearer, circle_tokens, csrf, start_evening
+from hosting_helpers import API, bearer, circle_tokens, csrf, gunicorn, start_evening
 
 WRITE_LINK = re.compile(r'id="write-link"[^>]*value="https?://[^/]+/c/([^"]+)"')
 REMEMBERED = re.compile(r'data-remember [^>]*data-url="https?://[^/]+/c/([^"]+)"')
@@ -120,3 +125,32 @@ def test_the_operator_gives_a_circle_a_new_write_link(app_factory: Callable[...,
     assert found is not None
     assert _can_write(client, write) is None and _can_write(client, found.group(1)) is True
     assert _can_write(client, view) is False and _can_write(client, other) is True  # nothing else changed
+
+
+def _status(port: int, method: str, path: str, token: str | None = None) -> tuple[int, bytes]:
+    """One request on a new connection (the kernel hands it to either worker)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request(method, path, headers=bearer(token) if token else {})
+        resp = conn.getresponse()
+        return resp.status, resp.read()
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow
+def test_no_worker_answers_the_old_link_once_the_new_one_is_shown(
+    app_factory: Callable[..., Flask], db_url: str, tmp_path: Path
+) -> None:
+    client = app_factory(db_url).test_client()
+    write, _view = circle_tokens(client)
+    evening = start_evening(client, write)
+    limits = {"LIMIT_WRONG_TOKENS": "100000 per minute"}
+    with gunicorn(db_url, tmp_path, workers=2, **limits) as server:
+        poll = f"/c/{{}}/e/{evening['id']}/version?v={evening['version']}"
+        assert {_status(server.port, "GET", poll.format(write))[0] for _ in range(40)} == {204}  # kept
+        status, body = _status(server.port, "POST", f"{API}/circle/write-token", write)
+        assert status == 200, body
+        new = json.loads(body)["write_token"]
+        assert {_status(server.port, "GET", poll.format(write))[0] for _ in range(40)} == {404}
+        assert {_status(server.port, "GET", poll.format(new))[0] for _ in range(10)} == {204}

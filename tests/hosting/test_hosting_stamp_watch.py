@@ -8,6 +8,7 @@ nothing is kept (the first test says so)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -20,8 +21,8 @@ from sqlalchemy import Column, make_url
 from sqlalchemy.sql import visitors
 
 from scorekeeper.services import stamp, stamp_watch
-from scorekeeper.services.circles import hash_token
 from scorekeeper.services.stamp_watch import Direct, Watched
+from scorekeeper.services.tokens import hash_token
 from scorekeeper.web.poll import FastPoll
 
 
@@ -219,3 +220,92 @@ def test_the_triggers_cover_every_column_the_statement_reads(watched: tuple[Flas
         )
     }
     assert truncated == tables
+
+
+@pytest.fixture
+def peers(
+    watched: tuple[Flask, Watched], app_factory: Callable[..., Flask], db_url: str
+) -> tuple[Flask, Watched, Watched]:
+    """Two copies on one database, as two workers or hosts: ``asker`` changes a link, ``peer`` kept it."""
+    app, asker = watched
+    peer = _stamps(app_factory(db_url))
+    assert isinstance(peer, Watched)
+    return app, asker, peer
+
+
+def _heard_beating(asker: Watched, peer: Watched) -> None:
+    """The asker has heard the peer beat, and listened long enough to know every copy that may answer."""
+    started = time.monotonic()
+    while peer.name not in asker.peers or time.monotonic() - asker.listening_since < stamp_watch.LIVE_S:
+        assert time.monotonic() - started < 5.0
+        time.sleep(0.01)
+
+
+def _hearing_slowly(peer: Watched, monkeypatch: pytest.MonkeyPatch, hold: Callable[[], None]) -> None:
+    """The peer's listener takes its time over every change it hears (a busy or stuck worker)."""
+    real = peer._heard
+
+    def slow(payload: str) -> None:
+        if payload.startswith("c:"):
+            hold()
+        real(payload)
+
+    monkeypatch.setattr(peer, "_heard", slow)
+
+
+def test_a_changed_link_is_answered_once_every_copy_dropped_it(
+    peers: tuple[Flask, Watched, Watched], raw: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, asker, peer = peers
+    _client, write, ev = _evening(app)
+    assert asker.settle() and peer.settle()
+    peer.by_link(write, ev["id"])
+    assert peer.by_link(write, ev["id"]) is not None and (hash_token(write), ev["id"]) in peer.entries
+    _heard_beating(asker, peer)
+    _hearing_slowly(peer, monkeypatch, lambda: time.sleep(0.3))
+    raw.execute("UPDATE circles SET write_token_hash = %s WHERE write_token_hash = %s", ("0" * 64, hash_token(write)))
+    started = time.monotonic()
+    assert asker.reach(started + stamp_watch.LIVE_S)  # every copy acknowledged ...
+    took = time.monotonic() - started
+    assert (hash_token(write), ev["id"]) not in peer.entries  # ... after dropping the entry
+    assert peer.by_link(write, ev["id"]) is None
+    assert 0.3 <= took < stamp_watch.LIVE_S, took  # it waited for the slow one, not the bound
+    assert not asker.waiting
+
+
+def test_a_stuck_copy_has_stopped_answering_by_the_bound(
+    peers: tuple[Flask, Watched, Watched], raw: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app, asker, peer = peers
+    _client, write, ev = _evening(app)
+    assert asker.settle() and peer.settle()
+    peer.by_link(write, ev["id"])
+    assert peer.by_link(write, ev["id"]) is not None
+    _heard_beating(asker, peer)
+    released = threading.Event()
+    _hearing_slowly(peer, monkeypatch, lambda: released.wait(10))
+    try:
+        raw.execute("UPDATE evenings SET version = version + 1 WHERE public_id = %s", (ev["id"],))
+        started = time.monotonic()
+        stamp_watch.honour_everywhere(asker.engine)  # the peer never acknowledges: the bound
+        took = time.monotonic() - started
+        assert stamp_watch.LIVE_S - 0.1 <= took < stamp_watch.LIVE_S + 0.5, took
+        assert (hash_token(write), ev["id"]) in peer.entries  # still kept, but no longer answered:
+        reads = _reads(monkeypatch)
+        found = peer.by_link(write, ev["id"])
+        assert found is not None and found[0].version == ev["version"] + 1 and reads == [ev["id"]]
+    finally:
+        released.set()
+
+
+def test_a_closed_copy_is_not_waited_for(peers: tuple[Flask, Watched, Watched]) -> None:
+    _app, asker, peer = peers
+    assert asker.settle() and peer.settle()
+    _heard_beating(asker, peer)
+    peer.close()
+    started = time.monotonic()
+    while peer.name in asker.peers:  # its goodbye heard
+        assert time.monotonic() - started < 2.0
+        time.sleep(0.005)
+    assert asker.reach(time.monotonic() + stamp_watch.LIVE_S)
+    assert time.monotonic() - started < stamp_watch.LIVE_S
