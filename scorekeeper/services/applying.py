@@ -133,7 +133,7 @@ def apply(
                 refused = ev.version
                 s.execute(_CONTENDED, {"evening_id": evening_id, "at": utcnow()})
             else:
-                wait = turns.hold_off(ev.contended_at, utcnow()) if may_yield else 0.0
+                wait = turns.hold_off(ev.contended_at, utcnow(), evening_id) if may_yield else 0.0
                 if wait > 0:
                     raise _Yield(wait)  # rolled back: nothing written, the lock let go
                 if not ev.is_open and not ended_ok:

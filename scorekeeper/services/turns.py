@@ -6,7 +6,8 @@ about them), before the database's lock (SQLite's writers' queue, PostgreSQL's r
 worker notes the evening's version each write read under the lock and each write committed; a
 write still waiting for its turn that asked for an older version could never pass the version
 check, so it leaves the queue at once with that version (``Superseded``), as early as the phone
-that won learns that it won: every phone then tries again on the fresh slate on an equal footing.
+that won learns that it won: every phone then tries again on the fresh slate on an equal footing
+(and the winner's next hand yields once, as below: it may come before the others' retries).
 Without it, the losers found out one by one, each through a turn at the database's lock, while
 the winner's next hand was already queued ahead of them: one phone of a table won nearly every race.
 
@@ -35,21 +36,40 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
+from time import monotonic
 from typing import Final
 
 HOLD_OFF_S: Final = 0.02  # after a refusal, writes on the fresh version wait this long ...
 JITTER_S: Final = 0.02  # ... plus up to this, drawn: the order in which they then try says nothing
 
 
-def hold_off(contended_at: datetime | None, now: datetime) -> float:
+def hold_off(contended_at: datetime | None, now: datetime, evening_id: int | None = None) -> float:
     """Seconds a write on the evening's current version waits before trying again, once: 0 unless a
-    write lost a race within ``HOLD_OFF_S`` (then until that has passed, plus a drawn jitter)."""
-    if contended_at is None:
+    write lost a race within ``HOLD_OFF_S`` (then until that has passed, plus a drawn jitter): at the
+    database's lock (``contended_at``, any worker) or in this worker's queue (``evening_id``'s)."""
+    ago = [] if contended_at is None else [(now - contended_at).total_seconds()]
+    lost = _LOST.get(evening_id) if evening_id is not None else None
+    if lost is not None:
+        ago.append(monotonic() - lost)
+    fresh = [a for a in ago if 0 <= a < HOLD_OFF_S]  # not long ago, nor from a clock that went back
+    if not fresh:
         return 0.0
-    left = HOLD_OFF_S - (now - contended_at).total_seconds()
-    if left <= 0 or left > HOLD_OFF_S:  # long ago, or a clock that went back: no wait
-        return 0.0
-    return left + _RANDOM.uniform(0.0, JITTER_S)
+    return HOLD_OFF_S - min(fresh) + _RANDOM.uniform(0.0, JITTER_S)
+
+
+# When a write of this worker last left an evening's queue superseded (monotonic): the phone that
+# won may already be sending its next hand, before the refusal of a phone that lost at another
+# worker is noted at the lock; that hand yields too.
+_LOST: dict[int, float] = {}
+_LOST_KEPT = 1024  # evenings; past it the old notes go
+
+
+def _note_lost(evening_id: int) -> None:
+    now = monotonic()
+    if len(_LOST) >= _LOST_KEPT:
+        for old in [k for k, t in list(_LOST.items()) if now - t >= HOLD_OFF_S]:
+            _LOST.pop(old, None)
+    _LOST[evening_id] = now
 
 
 class Superseded(Exception):  # noqa: N818 - a state, not a failure of this module
@@ -90,12 +110,13 @@ def _leave(evening_id: int, ev: _Evening) -> None:
             del _EVENINGS[evening_id]
 
 
-def _wait(ev: _Evening, expected_version: int, may_leave: bool) -> None:
+def _wait(evening_id: int, ev: _Evening, expected_version: int, may_leave: bool) -> None:
     me = object()
     with ev.cond:
         ev.queue.append(me)
         while True:
             if may_leave and ev.version is not None and ev.version > expected_version:
+                _note_lost(evening_id)
                 ev.queue.remove(me)
                 if ev.chosen is me:
                     ev.chosen = _draw(ev)
@@ -132,7 +153,7 @@ def turn(evening_id: int, expected_version: int, *, may_leave: bool = True) -> I
     while waiting, once the evening is known to be past ``expected_version``."""
     ev = _enter(evening_id)
     try:
-        _wait(ev, expected_version, may_leave)
+        _wait(evening_id, ev, expected_version, may_leave)
         try:
             yield partial(_seen, ev)
         finally:

@@ -72,6 +72,32 @@ def test_a_waiting_write_that_lost_the_race_is_told_at_once(app: Flask) -> None:
     assert isinstance(answer, StaleVersion) and answer.current_version == version + 1
 
 
+def test_a_write_that_left_this_workers_queue_makes_the_winners_next_write_yield(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Within a worker the phone that lost is told at once, before any refusal reaches the database:
+    the winner's next hand on the fresh version yields once all the same (it may be sent before the
+    loser's retry), on that evening only and only for HOLD_OFF_S."""
+    with app.app_context():
+        ev, write = _evening()
+        entry = next_hand(evenings.load_slate(ev), 0)
+        evening_id, public_id, version = ev.id, ev.public_id, ev.version
+    now = datetime(2026, 12, 1, 14, 0, tzinfo=UTC)
+    assert turns.hold_off(None, now, evening_id) == 0.0
+
+    def late() -> Any:
+        return evenings.record_hand(_again(write, public_id), entry, expected_version=version, request_id=rid())
+
+    answer, _waited = _while_held(app, evening_id, version + 1, late)
+    assert isinstance(answer, StaleVersion)
+    waits = [turns.hold_off(None, now, evening_id) for _ in range(50)]
+    assert all(0 < w <= turns.HOLD_OFF_S + turns.JITTER_S for w in waits)
+    assert turns.hold_off(None, now, evening_id + 1) == 0.0  # another evening's phones never wait
+    lost = turns._LOST[evening_id]
+    monkeypatch.setattr(turns, "monotonic", lambda: lost + turns.HOLD_OFF_S + 0.001)
+    assert turns.hold_off(None, now, evening_id) == 0.0  # the while is over
+
+
 def test_the_repeat_of_an_applied_request_is_answered_as_the_repeat(app: Flask) -> None:
     with app.app_context():
         ev, write = _evening()
