@@ -241,6 +241,17 @@ def _heard_beating(asker: Watched, peer: Watched) -> None:
         time.sleep(0.01)
 
 
+def _kept_by_peer(peers: tuple[Flask, Watched, Watched]) -> tuple[str, dict[str, Any]]:
+    """An evening whose link the peer keeps, the asker knowing the peer: (write link, evening)."""
+    app, asker, peer = peers
+    _client, write, ev = _evening(app)
+    assert asker.settle() and peer.settle()
+    peer.by_link(write, ev["id"])
+    assert peer.by_link(write, ev["id"]) is not None and (hash_token(write), ev["id"]) in peer.entries
+    _heard_beating(asker, peer)
+    return write, ev
+
+
 def _hearing_slowly(peer: Watched, monkeypatch: pytest.MonkeyPatch, hold: Callable[[], None]) -> None:
     """The peer's listener takes its time over every change it hears (a busy or stuck worker)."""
     real = peer._heard
@@ -256,12 +267,8 @@ def _hearing_slowly(peer: Watched, monkeypatch: pytest.MonkeyPatch, hold: Callab
 def test_a_changed_link_is_answered_once_every_copy_dropped_it(
     peers: tuple[Flask, Watched, Watched], raw: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app, asker, peer = peers
-    _client, write, ev = _evening(app)
-    assert asker.settle() and peer.settle()
-    peer.by_link(write, ev["id"])
-    assert peer.by_link(write, ev["id"]) is not None and (hash_token(write), ev["id"]) in peer.entries
-    _heard_beating(asker, peer)
+    _app, asker, peer = peers
+    write, ev = _kept_by_peer(peers)
     _hearing_slowly(peer, monkeypatch, lambda: time.sleep(0.3))
     raw.execute("UPDATE circles SET write_token_hash = %s WHERE write_token_hash = %s", ("0" * 64, hash_token(write)))
     started = time.monotonic()
@@ -276,12 +283,8 @@ def test_a_changed_link_is_answered_once_every_copy_dropped_it(
 def test_a_stuck_copy_has_stopped_answering_by_the_bound(
     peers: tuple[Flask, Watched, Watched], raw: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    app, asker, peer = peers
-    _client, write, ev = _evening(app)
-    assert asker.settle() and peer.settle()
-    peer.by_link(write, ev["id"])
-    assert peer.by_link(write, ev["id"]) is not None
-    _heard_beating(asker, peer)
+    _app, asker, peer = peers
+    write, ev = _kept_by_peer(peers)
     released = threading.Event()
     _hearing_slowly(peer, monkeypatch, lambda: released.wait(10))
     try:
