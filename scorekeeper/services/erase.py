@@ -4,8 +4,9 @@ The one path past the append-only guard (``tx.erasing``): every row of the circl
 the digital tables' actions, hands and seats, the evenings' entries, cuts, applied
 requests, stored outlooks, stored outcomes and seats, the purse's settlements, the
 housekeeping, the stored rating runs, the evenings, the players and the circle itself,
-in one transaction (answered once every worker and host refuses its links). The pages ask twice (and offer an
-export first); the service asks for the circle's name as typed on the second page.
+in one transaction (answered once every worker and host refuses its links). The pages ask
+twice (and offer an export first); the service asks for the circle's name as typed on the
+second page.
 """
 
 from __future__ import annotations

@@ -111,12 +111,11 @@ class Watched:
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
         self.started_in: int | None = None  # the process that started the thread (a fork has none)
-        self.marks = 0  # syncs sent
+        self.marks = 0  # syncs and asks sent (one count: each is a mark this copy hears back)
         self.heard = 0  # the last sync heard back
         self.changed = threading.Condition(self.lock)  # an ask or an acknowledgement heard
         self.peers: dict[str, float] = {}  # the other copies heard beating: name -> when (monotonic)
         self.listening_since = 0.0  # monotonic: since then every copy's beats have been heard here
-        self.asks = 0  # asks sent (``reach``)
         self.waiting: dict[int, tuple[set[str] | None, set[str]]] = {}  # ask -> (who must answer, who did)
         self.owed: list[str] = []  # acknowledgements the listener sends next (its thread only)
         _WATCHES.add(self)
@@ -325,8 +324,8 @@ class Watched:
                 if left <= 0 or self.stopping.is_set():
                     return False
                 self.changed.wait(left)
-            self.asks += 1
-            mark = self.asks
+            self.marks += 1
+            mark = self.marks
             self.waiting[mark] = (None, set())
         try:
             self._notify(f"r:{self.name}:{mark}")
