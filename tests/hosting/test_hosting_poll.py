@@ -75,7 +75,7 @@ def _statements(app: Flask) -> Iterator[list[str]]:
 def _one_statement(app: Flask, seen: list[str]) -> None:
     """What a request that found the stamp unchanged sent: the one statement (on PostgreSQL, right
     after this process committed, also the sync that lets the next poll use the watched copy; once
-    the copy is current, the statement once more and then nothing at all: ``_settled``)."""
+    the copy is current, the statement once more and then nothing at all: ``_then_kept``)."""
     if isinstance(_fast(app).stamps, Watched):
         asked = [s for s in seen if s.startswith("NOTIFY")]
         assert len(asked) <= 1 and len(seen) == 1 + len(asked), seen
@@ -83,13 +83,17 @@ def _one_statement(app: Flask, seen: list[str]) -> None:
         assert len(seen) == 1, seen  # link -> circle -> evening version
 
 
-def _settled(app: Flask) -> bool:
-    """Whether the app's watched copy (PostgreSQL) has caught up with every change; False on SQLite."""
+def _then_kept(app: Flask, ask: Callable[[], int], status: int) -> None:
+    """PostgreSQL: once the watched copy is current, an answer is kept (asked once more, then
+    answered without a statement). SQLite keeps nothing (``_one_statement`` every time)."""
     stamps = _fast(app).stamps
     if not isinstance(stamps, Watched):
-        return False
+        return
     assert stamps.settle()
-    return True
+    assert ask() == status
+    with _statements(app) as seen:
+        assert ask() == status
+    assert seen == []
 
 
 def _fast(app: Flask) -> FastPoll:
@@ -111,11 +115,7 @@ def test_the_unchanged_poll_is_one_statement_with_the_flask_views_headers(
         fast = client.get(poll)
     assert fast.status_code == 204 and fast.data == b""
     _one_statement(app, seen)
-    if _settled(app):  # PostgreSQL: an answer of the current copy is kept, not asked for again
-        assert client.get(poll).status_code == 204
-        with _statements(app) as seen:
-            assert client.get(poll).status_code == 204
-        assert seen == []
+    _then_kept(app, lambda: client.get(poll).status_code, 204)
     slow = Client(_fast(app).inner).get(poll)  # the Flask view behind it
     assert slow.status_code == 204
     for name in (*COMPARED, "Permissions-Policy", "Content-Security-Policy"):
@@ -201,11 +201,7 @@ def test_an_unchanged_slate_page_is_304_and_a_change_of_any_part_is_a_full_page(
     assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == etag
     assert again.headers["Cache-Control"] == "private, no-cache"
     _one_statement(app, seen)
-    if _settled(app):
-        assert client.get(page, headers={"If-None-Match": etag}).status_code == 304
-        with _statements(app) as seen:
-            assert client.get(page, headers={"If-None-Match": etag}).status_code == 304
-        assert seen == []
+    _then_kept(app, lambda: client.get(page, headers={"If-None-Match": etag}).status_code, 304)
     for name in COMPARED[:-1]:
         assert again.headers.get(name) == first.headers.get(name), name
     # another language, another kind of link, another session: the full page
@@ -321,7 +317,8 @@ def _same_stamps(app: Flask, write: str, public_id: str, name: str) -> None:
         drawn = stamp.stamp_of(evenings.load_snapshot(evenings.get_evening(circle, public_id)))
         assert fast == (drawn, True), name
         stamps = _fast(app).stamps
-        _settled(app)
+        if isinstance(stamps, Watched):
+            assert stamps.settle()
         assert stamps.by_link(write, public_id) == stamps.by_link(write, public_id) == (drawn, True), name
         assert stamp.poll_state(circle, public_id) == drawn, name
         db.session.remove()
