@@ -393,11 +393,9 @@ def honour_everywhere(engine: Engine) -> None:
     if engine.dialect.name != "postgresql":
         return
     deadline = monotonic() + LIVE_S
-    for watch in list(_WATCHES):
-        if watch.engine.url == engine.url and watch.listening():
-            if watch.reach(deadline):
-                return
-            break
+    watch = next((w for w in list(_WATCHES) if w.engine.url == engine.url and w.listening()), None)
+    if watch is not None and watch.reach(deadline):
+        return
     left = deadline - monotonic()  # no copy of this process listens: every other has stopped by then
     if left > 0:
         sleep(left)
