@@ -33,7 +33,7 @@ from ..i18n import _, current_language
 from ..models import Circle
 from ..present import memory as words
 from ..present.labels import VARIANT_SHORT
-from ..render import charts
+from ..render import chart_paint, charts
 from ..services import memory as memory_service
 from ..services import purse as purse_service
 from ..services.memory import Memory
@@ -365,9 +365,9 @@ def _scene(chart: charts.LineChart | charts.BarChart) -> charts.Scene:
 
 @bp.route("/charts/<name>.svg")
 def chart_svg(token: str, name: str) -> Response:
-    return _picture(token, name, lambda scene: charts.svg(scene, id_prefix=name), "image/svg+xml")
+    return _picture(token, name, lambda scene: chart_paint.svg(scene, id_prefix=name), "image/svg+xml")
 
 
 @bp.route("/charts/<name>.png")
 def chart_png(token: str, name: str) -> Response:
-    return _picture(token, name, charts.png, "image/png")
+    return _picture(token, name, chart_paint.png, "image/png")

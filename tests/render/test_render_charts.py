@@ -13,6 +13,7 @@ from scorekeeper.history.ratings import Ladder, ratings
 from scorekeeper.history.sample import sample_circle
 from scorekeeper.history.series import contract_points, money_over_time, rating_over_time
 from scorekeeper.history.stats import circle_stats
+from scorekeeper.render.chart_paint import _dashed, png, svg
 from scorekeeper.render.charts import (
     DASHES,
     MARKERS,
@@ -22,14 +23,11 @@ from scorekeeper.render.charts import (
     LineChart,
     Marker,
     Text,
-    _dashed,
     bar_chart,
     bar_scene,
     line_chart,
     line_scene,
     nice_ticks,
-    png,
-    svg,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
