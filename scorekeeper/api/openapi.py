@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .registry import PREFIX, Operation
-from .shapes import SCHEMAS, ref
+from .shape_parts import ref
+from .shapes import SCHEMAS
 
 ERRORS: dict[int, str] = {
     400: "Bad shape: invalid JSON, a missing field, a wrong type, an unknown field, a value out of range",

@@ -33,7 +33,8 @@ from ..services.errors import Forbidden
 from .blueprint import PATH_EVENING, QUERY_VERSION, answer, load_evening, routes
 from .errors import error_body, rule_error_response
 from .registry import parameter
-from .shapes import BOOL, INT, SCHEMAS, STR, nullable, obj, ref
+from .shape_parts import BOOL, INT, STR, nullable, obj, ref
+from .shapes import SCHEMAS
 
 SEAT_HEADER = "X-Seat-Token"
 SEAT_TOKEN_PARAM = parameter(
