@@ -23,6 +23,7 @@ from ..services import memory as memory_service
 from ..services import purse as purse_service
 from ..services.memory import Memory
 from ..services.purse import Payment
+from ..services.record_rows import player_key
 from .blueprint import answer, routes
 from .errors import ApiError
 from .registry import parameter
@@ -104,7 +105,7 @@ def _hand(ref: HandRef) -> Json:
 def player_stats(circle: Circle, player_id: int) -> Response:
     flt, shown = _filter()
     mem = memory_service.memory_of(circle)
-    key = memory_service.player_key(player_id)
+    key = player_key(player_id)
     st = mem.stats(flt, of=key)  # her contract figures only
     try:
         me = st.player(key)

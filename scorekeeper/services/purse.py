@@ -23,7 +23,8 @@ from ..models import Circle, SettlementRow
 from . import tx
 from .circles import PLAYER_NAME_MAX, clean_name
 from .errors import NotFound, RequestIdReused
-from .memory import memory_of, player_key, settlements
+from .memory import memory_of
+from .record_rows import player_key, settlements
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,7 @@ from ..models import (
 )
 from . import tx
 from .circles import CIRCLE_NAME_MAX, PLAYER_NAME_MAX
-from .memory import load_record
+from .record_rows import load_record
 from .replay import hand_fields, ranking_text
 from .snapshot import digital_hand_request_id
 from .tokens import hash_token, new_token

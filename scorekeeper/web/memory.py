@@ -38,6 +38,7 @@ from ..services import memory as memory_service
 from ..services import purse as purse_service
 from ..services.memory import Memory
 from ..services.purse import Payment
+from ..services.record_rows import player_key
 from .common import Page, flash_error, open_or_404, page_of, require_write
 
 bp = Blueprint("memory", __name__, url_prefix="/c/<token>")
@@ -164,7 +165,7 @@ def stats(token: str) -> str:
 def player(token: str, player_id: int) -> str:
     circle, can_write, mem = _circle(token)
     a = asked()
-    key = memory_service.player_key(player_id)
+    key = player_key(player_id)
     st = mem.stats(a.flt, of=key)  # her contract figures: only her evenings' hands are read
     try:
         me = st.player(key)
@@ -334,7 +335,7 @@ def _chart(mem: Memory, name: str, a: Asked) -> charts.LineChart | charts.BarCha
     raw = request.args.get("player", "")
     if name != "contracts" or not raw.isdigit():
         abort(404)
-    key = memory_service.player_key(int(raw))
+    key = player_key(int(raw))
     st = mem.stats(a.flt, of=key)
     try:
         me = st.player(key)

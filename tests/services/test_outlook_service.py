@@ -20,7 +20,7 @@ from scorekeeper.history.blend import player_history, seat_history
 from scorekeeper.models import Circle, Evening, OutlookForecast
 from scorekeeper.scoring.forecast import outlook_seed
 from scorekeeper.scoring.outlook import evening_outlook
-from scorekeeper.services import circles, evenings, memory, stamp
+from scorekeeper.services import circles, evenings, memory, record_rows, stamp
 from scorekeeper.services import outlook as svc
 from scorekeeper.services.outlook import EveningOutlook
 
@@ -249,7 +249,7 @@ def test_the_history_is_read_again_only_when_another_evening_changes(app: Flask)
         snap = evenings.load_snapshot(_fresh(write, ev.public_id))
         with counted() as seen:
             latest = svc.outlook_of(snap, _circle(write))
-        assert len(seen) > len(reads) + memory.STATEMENTS
+        assert len(seen) > len(reads) + record_rows.STATEMENTS
         assert latest.history_hands == first.history_hands + rs.n_hands
 
 

@@ -16,7 +16,7 @@ from scorekeeper.history import housekeeping
 from scorekeeper.history.purse import purse
 from scorekeeper.history.records import PaymentKind
 from scorekeeper.models import SettlementRow
-from scorekeeper.services import circles, memory
+from scorekeeper.services import circles, record_rows
 from scorekeeper.services import purse as purse_service
 from scorekeeper.services.purse import Payment
 
@@ -51,7 +51,7 @@ def test_payments_corrections_and_voids_are_appended_and_balance_to_zero(app: Fl
         )
         purse_service.append(circle, Payment(PaymentKind.VOID, supersedes=second.seq), request_id=rid("void"))
         assert fixed.seq == 3
-        record = memory.load_record(circle)
+        record = record_rows.load_record(circle)
         assert [s.kind for s in record.settlements] == [
             PaymentKind.PAYMENT,
             PaymentKind.PAYMENT,

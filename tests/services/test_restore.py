@@ -30,7 +30,7 @@ from scorekeeper.history.housekeeping import view as history_view
 from scorekeeper.history.records import PaymentKind
 from scorekeeper.history.sample import sample_circle
 from scorekeeper.models import Circle, Evening, Player, utcnow
-from scorekeeper.services import circles, erase, evenings, housekeeping, memory, outlook, purse, restore
+from scorekeeper.services import circles, erase, evenings, housekeeping, memory, outlook, purse, record_rows, restore
 from scorekeeper.services import digital_table as tables
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "history" / "export_v1.json"
@@ -130,7 +130,7 @@ def test_a_rich_circle_round_trips_exactly(app: Flask) -> None:
         assert [(r.name, r.evenings, r.wins, r.net_rappen) for r in circles.player_records(restored)] == [
             (r.name, r.evenings, r.wins, r.net_rappen) for r in circles.player_records(circle)
         ]
-        rows = [spreadsheet.csv_rows(history_view(memory.load_record(c))) for c in (circle, restored)]
+        rows = [spreadsheet.csv_rows(history_view(record_rows.load_record(c))) for c in (circle, restored)]
         assert [{k: v for k, v in r.items() if k != "evening"} for r in rows[0]] == [
             {k: v for k, v in r.items() if k != "evening"} for r in rows[1]
         ]
