@@ -49,14 +49,19 @@ run: install db-upgrade
 		--bind $(HOST):$(PORT) --access-logfile - 'scorekeeper.app:create_app()'
 
 # The house's hygiene: lint, format (ruff) and types (mypy, strict), run first by `make test`.
+# mypy reads the package, tests/ and bench/ (pyproject.toml); every test folder's own conftest.py
+# is a module named "conftest", so each is checked on its own.
 LINTED := scorekeeper tests bench migrations
+MYPY_CONFTESTS := for c in tests/*/conftest.py; do $(BIN)/mypy --no-error-summary $$c || exit 1; done
 check: install-test
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy
+	@$(MYPY_CONFTESTS)
 
 typecheck: install-test
 	$(BIN)/mypy
+	@$(MYPY_CONFTESTS)
 
 format: install-test
 	$(BIN)/ruff check --fix $(LINTED)

@@ -1,33 +1,41 @@
 """Computer players' benchmark: prints figures, is not a test.
 
     python bench/bots.py [--pairs N] [--level normal] [--budget-ms 300] [--seed S]
+                         [--level-pairs M] [--contracts]
 
 Card play, duplicate deals: every deal is played twice with the seats swapped
 (the bot team on seats 0+2, then on 1+3), four players in two teams, the
 contract drawn at random among the four suits, Obenabe and Undenufe, the
 declarer at random, so only card play differs. Points are the bot team's card
-points per hand (out of 157, no match bonus), against a random team and against
-the rule-based player; the standard error is over deal pairs (each pair's mean),
-which is what duplicate play makes independent.
+points per hand (out of 157, the last trick's 5 included, no match bonus),
+against a random team and against the rule-based team (the ``easy`` level:
+``bots.policy``, the rules of the strongest open rule-based Jass players,
+written here). A hand is won when the bot team took more card points than the
+other side (79 or more of 157; a tie cannot happen). The standard error of the
+points is over deal pairs (each pair's mean), which duplicate play makes
+independent; that of the share of hands won is the binomial one over hands.
+
+Levels: every level (easy, normal, strong) also plays ``--level-pairs`` deal
+pairs against the random team on the same deals (default: a fifth of
+``--pairs``, at least 2), so their strengths are printed side by side (with
+``--budget-ms B``: normal thinks B, strong 3 B); the level under test is
+measured on all ``--pairs``.
 
 Decision time: the bot's card decisions with more than one legal card (single
-legal cards are answered at once and not counted), wall clock; the largest CPU
-time is shown too, since on a busy machine the wall clock includes stalls of
-the whole process. Playouts per second: of the
-search, over all its decisions.
+legal cards are answered at once and not counted), wall clock (what a player
+at the table waits); the CPU time of the thread is shown too, since on the
+shared machine the wall clock includes the time other processes hold the
+cores. Playouts per second: of the search, over all its decisions.
 
-Contract choice, separately: on each deal the bot's seat must choose from all
-eight open rows of the team game; the hand is then played with the rule-based
-player on all four seats, and compared with a random open row (and, for a joker,
-a random contract) played the same way on the same deal. Shown as the declaring
-team's card points and as the slate score (floor(points / 10) x factor). A
-single deal's slate score rewards taking the highest factor whatever the hand,
-so whole evenings are measured too (``--pairs / 10`` of them): one team fills
-all eight rows on eight deals, by the bot's choices or by random open rows on
-the same deals, and the slate totals are compared.
+``--contracts``: also the contract choice (own choice against a random open
+row, single deals and whole evenings), as before issue 25; off by default, the
+row adviser has its own benchmark.
 
 The last line is exactly:
-``bots vs_random_points=<x> vs_rulebased_points=<x> p95_ms=<n> pairs=<n>``
+``bots vs_random_points=<x> vs_random_hands_won=<x> vs_rulebased_points=<x> p95_ms=<x> hands=<n>``
+where ``vs_random_hands_won`` is a percentage (of the hands against the random
+team), ``p95_ms`` the wall-clock p95 of the level's card decisions, and
+``hands`` the hands played per opponent type (twice ``--pairs``).
 """
 
 from __future__ import annotations
@@ -42,14 +50,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorekeeper.bots import choose_action  # noqa: E402
-from scorekeeper.bots.search import STATS  # noqa: E402
-from scorekeeper.engine import HandSetup, HandState, SeatView, announce_action, decode_announce  # noqa: E402
-from scorekeeper.engine.deal import shuffle_deck  # noqa: E402
-from scorekeeper.game.cards import Suit  # noqa: E402
-from scorekeeper.game.contracts import OBENABE, UNDENUFE, Contract, suit_contract  # noqa: E402
-from scorekeeper.game.rulesets import RuleSet, default_ruleset  # noqa: E402
+from scorekeeper.bots import LEVELS, choose_action
+from scorekeeper.bots.search import STATS
+from scorekeeper.engine import HandSetup, HandState, SeatView, announce_action, decode_announce
+from scorekeeper.engine.deal import shuffle_deck
+from scorekeeper.game.cards import Suit
+from scorekeeper.game.contracts import OBENABE, UNDENUFE, Contract, suit_contract
+from scorekeeper.game.rulesets import RuleSet, default_ruleset
 
+TOTAL = 157
 CONTRACTS: list[Contract] = [suit_contract(s) for s in Suit] + [OBENABE, UNDENUFE]
 Agent = Callable[[SeatView], int]
 
@@ -68,10 +77,12 @@ def play_hand(rs: RuleSet, deck: tuple[int, ...], declarer: int, contract: Contr
     return state.points
 
 
-def card_play(rs: RuleSet, pairs: int, seed: int, bot: Agent, other: Agent) -> list[float]:
-    """Per deal pair, the bot team's mean card points over the two seatings."""
+def card_play(rs: RuleSet, pairs: int, seed: int, bot: Agent, other: Agent) -> tuple[list[float], list[int]]:
+    """Per deal pair, the bot team's mean card points over the two seatings; and per
+    hand, the bot team's card points."""
     rng = random.Random(seed)
     out = []
+    hands = []
     for _ in range(pairs):
         deck = shuffle_deck(rng)
         contract = rng.choice(CONTRACTS)
@@ -82,7 +93,16 @@ def card_play(rs: RuleSet, pairs: int, seed: int, bot: Agent, other: Agent) -> l
             pts = play_hand(rs, deck, declarer, contract, agents)
             got.append(pts[bot_side] + pts[bot_side + 2])
         out.append(sum(got) / 2)
-    return out
+        hands += got
+    return out, hands
+
+
+def won_share(hands: list[int]) -> tuple[float, float]:
+    """Share of hands won (more card points than the other side: 79 or more of 157), in
+    percent, and its binomial standard error."""
+    n = len(hands)
+    p = sum(1 for x in hands if x > TOTAL - x) / n
+    return 100 * p, 100 * (p * (1 - p) / n) ** 0.5
 
 
 def contract_choice(
@@ -94,7 +114,10 @@ def contract_choice(
     rng = random.Random(seed)
     keys = tuple(r.key for r in rs.rows)
     setup = HandSetup(rs, 3, (keys, ()))  # only seat 0's team has open rows: it must choose
-    bot_pts, rnd_pts, bot_val, rnd_val = [], [], [], []
+    bot_pts: list[int] = []
+    rnd_pts: list[int] = []
+    bot_val: list[int] = []
+    rnd_val: list[int] = []
     for _ in range(deals):
         deck = shuffle_deck(rng)
         state = HandState(setup, deck)
@@ -168,27 +191,35 @@ def mean_se(xs: list[float]) -> tuple[float, float]:
     return m, se
 
 
+def percentile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))] if xs else 0.0
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=300, help="deal pairs per match (default 300)")
     ap.add_argument("--level", default="normal", choices=("easy", "normal", "strong"))
     ap.add_argument("--budget-ms", type=float, default=None, help="time budget per decision (level default)")
     ap.add_argument("--seed", type=int, default=20261129)
+    ap.add_argument("--level-pairs", type=int, default=None, help="deal pairs of every level against random")
+    ap.add_argument("--contracts", action="store_true", help="also measure the contract choice")
     args = ap.parse_args(argv)
     rs = default_ruleset("teams")
     rng = random.Random(args.seed)
-    times: list[float] = []  # wall clock per decision
-    cpu: list[float] = []  # CPU time of this thread per decision (a busy machine stalls the wall clock)
 
-    def bot(view: SeatView) -> int:
-        multi = sum(1 for a in view.legal_actions if a < 36) > 1
-        t0 = time.perf_counter()
-        c0 = time.thread_time()
-        a = choose_action(view, rs, args.level, rng, args.budget_ms)
-        if multi:
-            times.append((time.perf_counter() - t0) * 1000)
-            cpu.append((time.thread_time() - c0) * 1000)
-        return a
+    def timed(level: str, budget: float | None, times: list[float], cpu: list[float]) -> Agent:
+        def bot(view: SeatView) -> int:
+            multi = sum(1 for a in view.legal_actions if a < 36) > 1
+            t0 = time.perf_counter()
+            c0 = time.thread_time()
+            a = choose_action(view, rs, level, rng, budget)
+            if multi:
+                times.append((time.perf_counter() - t0) * 1000)
+                cpu.append((time.thread_time() - c0) * 1000)
+            return a
+
+        return bot
 
     def randomly(view: SeatView) -> int:
         return rng.choice(view.legal_actions)
@@ -196,29 +227,58 @@ def main(argv: list[str] | None = None) -> None:
     def easy(view: SeatView) -> int:
         return choose_action(view, rs, "easy", rng)
 
+    times: list[float] = []  # wall clock per decision
+    cpu: list[float] = []  # CPU time of this thread per decision
+    bot = timed(args.level, args.budget_ms, times, cpu)
     t_start = time.perf_counter()
-    vs_random = card_play(rs, args.pairs, args.seed, bot, randomly)
-    vs_easy = card_play(rs, args.pairs, args.seed + 1, bot, easy)
+    vs_random, hands_r = card_play(rs, args.pairs, args.seed, bot, randomly)
+    vs_easy, hands_e = card_play(rs, args.pairs, args.seed + 1, bot, easy)
     played = time.perf_counter() - t_start
     m_r, se_r = mean_se(vs_random)
     m_e, se_e = mean_se(vs_easy)
+    w_r, sw_r = won_share(hands_r)
+    w_e, sw_e = won_share(hands_e)
     print(
         f"level {args.level}, budget {args.budget_ms or 'default'} ms, "
-        f"{args.pairs} deal pairs per match ({played:.0f} s)"
+        f"{args.pairs} deal pairs = {2 * args.pairs} hands per opponent ({played:.0f} s)"
     )
-    print(f"vs random team:      {m_r:6.1f} +- {se_r:.1f} card points per hand (of 157)")
-    print(f"vs rule-based team:  {m_e:6.1f} +- {se_e:.1f} card points per hand (of 157)")
-    times.sort()
-    med = statistics.median(times) if times else 0.0
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0
-    mx = times[-1] if times else 0.0
-    avg = statistics.fmean(times) if times else 0.0
+    print(f"vs random team:      {m_r:6.1f} +- {se_r:.1f} card points per hand (of 157), won {w_r:.1f} +- {sw_r:.1f} %")
+    print(f"vs rule-based team:  {m_e:6.1f} +- {se_e:.1f} card points per hand (of 157), won {w_e:.1f} +- {sw_e:.1f} %")
+    p95 = percentile(times, 0.95)
     print(
-        f"decision time (ms, {len(times)} decisions with a choice): median {med:.0f}  p95 {p95:.0f}  max {mx:.0f}"
-        f"  mean {avg:.0f}; CPU time max {max(cpu, default=0.0):.0f}"
+        f"decision time (ms, {len(times)} decisions with a choice): wall median {percentile(times, 0.5):.0f}"
+        f"  p95 {p95:.0f}  max {max(times, default=0.0):.0f}; CPU median {percentile(cpu, 0.5):.0f}"
+        f"  p95 {percentile(cpu, 0.95):.0f}  max {max(cpu, default=0.0):.0f}"
     )
     pps = STATS.playouts / STATS.seconds if STATS.seconds else 0.0
-    print(f"search: {STATS.playouts} playouts in {STATS.seconds:.1f} s = {pps:,.0f} playouts/s")
+    print(f"search: {STATS.playouts} playouts or exact solves in {STATS.seconds:.1f} s = {pps:,.0f} per s")
+
+    level_pairs = args.level_pairs if args.level_pairs is not None else max(2, args.pairs // 5)
+    scale = {"easy": 0.0, "normal": 1.0, "strong": 3.0}  # strong thinks three times as long
+    budgets = "default budgets" if args.budget_ms is None else f"budgets from {args.budget_ms:g} ms"
+    print(f"levels against the random team ({level_pairs} deal pairs, the same deals, {budgets}):")
+    for level in LEVELS:
+        budget = None if args.budget_ms is None else scale[level] * args.budget_ms
+        lt: list[float] = []
+        lc: list[float] = []
+        pts, hs = card_play(rs, level_pairs, args.seed + 10, timed(level, budget, lt, lc), randomly)
+        m, se = mean_se(pts)
+        w, sw = won_share(hs)
+        print(
+            f"  {level:7s} {m:6.1f} +- {se:.1f} points, won {w:.1f} +- {sw:.1f} %,"
+            f" decision wall p95 {percentile(lt, 0.95):.0f} ms, CPU p95 {percentile(lc, 0.95):.0f} ms"
+        )
+
+    if args.contracts:
+        contracts(rs, args, rng, easy)
+    print(
+        f"bots vs_random_points={m_r:.1f} vs_random_hands_won={w_r:.1f} vs_rulebased_points={m_e:.1f}"
+        f" p95_ms={round(p95)} hands={2 * args.pairs}"
+    )
+
+
+def contracts(rs: RuleSet, args: argparse.Namespace, rng: random.Random, easy: Agent) -> None:
+    """The contract choice's figures (``--contracts``)."""
 
     def bidder(view: SeatView) -> int:
         return choose_action(view, rs, args.level, rng, args.budget_ms)
@@ -240,7 +300,6 @@ def main(argv: list[str] | None = None) -> None:
         f"whole evenings ({n_even}, all 8 rows, same deals): own choices {mo:.0f} +- {so:.0f} slate points,"
         f" random open rows {mr2:.0f} +- {sr2:.0f}"
     )
-    print(f"bots vs_random_points={m_r:.1f} vs_rulebased_points={m_e:.1f} p95_ms={round(p95)} pairs={args.pairs}")
 
 
 if __name__ == "__main__":

@@ -26,15 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorekeeper.engine.actions import announce_action  # noqa: E402
-from scorekeeper.engine.bitmasks import SUIT_OF, UNDER, legal_mask  # noqa: E402
-from scorekeeper.engine.deal import deal_hands, shuffle_deck  # noqa: E402
-from scorekeeper.engine.fast import Playout, Uniform, points_table, schedule_ids  # noqa: E402
-from scorekeeper.engine.hand_setup import HandSetup  # noqa: E402
-from scorekeeper.engine.state import HandState  # noqa: E402
-from scorekeeper.game.cards import Suit  # noqa: E402
-from scorekeeper.game.contracts import OBENABE, UNDENUFE, Contract, suit_contract  # noqa: E402
-from scorekeeper.game.rulesets import default_ruleset  # noqa: E402
+from scorekeeper.engine.actions import announce_action
+from scorekeeper.engine.bitmasks import SUIT_OF, UNDER, legal_mask
+from scorekeeper.engine.deal import deal_hands, shuffle_deck
+from scorekeeper.engine.fast import Playout, Uniform, points_table, schedule_ids
+from scorekeeper.engine.hand_setup import HandSetup
+from scorekeeper.engine.state import HandState
+from scorekeeper.game.cards import Suit
+from scorekeeper.game.contracts import OBENABE, UNDENUFE, Contract, suit_contract
+from scorekeeper.game.rulesets import default_ruleset
 
 CONTRACTS: list[Contract] = [suit_contract(s) for s in Suit] + [OBENABE, UNDENUFE]
 

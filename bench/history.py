@@ -30,14 +30,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorekeeper.history.export import decode, dumps  # noqa: E402
-from scorekeeper.history.housekeeping import view  # noqa: E402
-from scorekeeper.history.outcome import clear_cache  # noqa: E402
-from scorekeeper.history.purse import purse  # noqa: E402
-from scorekeeper.history.ratings import ratings  # noqa: E402
-from scorekeeper.history.sample import sample_circle  # noqa: E402
-from scorekeeper.history.spreadsheet import csv_text  # noqa: E402
-from scorekeeper.history.stats import circle_stats  # noqa: E402
+from scorekeeper.history.export import decode, dumps
+from scorekeeper.history.housekeeping import view
+from scorekeeper.history.outcome import clear_cache
+from scorekeeper.history.purse import purse
+from scorekeeper.history.ratings import ratings
+from scorekeeper.history.sample import sample_circle
+from scorekeeper.history.spreadsheet import csv_text
+from scorekeeper.history.stats import circle_stats
 
 
 def ms(f: Callable[[], object]) -> float:

@@ -40,19 +40,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # shared_helpers.store_record
 
-import flask_migrate  # noqa: E402
-from shared_helpers import counted, store_record  # noqa: E402
-from sqlalchemy import func, make_url, select  # noqa: E402
+import flask_migrate
+from shared_helpers import counted, store_record
+from sqlalchemy import func, make_url, select
 
-from scorekeeper.app import create_app  # noqa: E402
-from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.game.hand_entry import HandEntry  # noqa: E402
-from scorekeeper.game.rulesets import Variant, default_ruleset  # noqa: E402
-from scorekeeper.gunicorn_conf import post_worker_init  # noqa: E402
-from scorekeeper.history import outcome, ratings  # noqa: E402
-from scorekeeper.history.sample import sample_circle  # noqa: E402
-from scorekeeper.models import Player  # noqa: E402
-from scorekeeper.services import circles, evenings, memory  # noqa: E402
+from scorekeeper.app import create_app
+from scorekeeper.extensions import db
+from scorekeeper.game.hand_entry import HandEntry
+from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.gunicorn_conf import post_worker_init
+from scorekeeper.history import outcome, ratings
+from scorekeeper.history.sample import sample_circle
+from scorekeeper.models import Player
+from scorekeeper.services import circles, evenings
+from scorekeeper.services.read import memory
 
 
 @contextmanager

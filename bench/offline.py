@@ -26,37 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-CHROMIUM = "/usr/bin/chromium"
-
-
-def _app(db_file: Path) -> Any:
-    import flask_migrate
-
-    from scorekeeper.app import create_app
-
-    app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db_file}"})
-    with app.app_context():
-        flask_migrate.upgrade(directory=str(ROOT / "migrations"))
-    return app
-
-
-def _evening(app: Any) -> str:
-    from scorekeeper.game.rulesets import Variant, default_ruleset
-    from scorekeeper.services import circles, evenings
-
-    with app.app_context():
-        circle, write, _view = circles.create_circle("Berghaus")
-        ev = evenings.start_evening(
-            circle,
-            ruleset=default_ruleset(Variant.TEAMS),
-            player_names=["Anna", "Beat", "Cla", "Dora"],
-            first_dealer=0,
-            request_id="bench-start",
-        )
-        return f"/c/{write}/e/{ev.public_id}"
+from phone_app import CHROMIUM, bench_app, bench_evening
 
 
 def main() -> None:
@@ -65,8 +37,8 @@ def main() -> None:
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory() as tmp:
-        app = _app(Path(tmp) / "bench.db")
-        path = _evening(app)
+        app = bench_app(Path(tmp) / "bench.db")
+        path = bench_evening(app, "teams", "bench-start")
         seen: list[str] = []
         sent = [0]  # bytes the server sent: status line, headers, bodies as compressed
 

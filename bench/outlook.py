@@ -43,12 +43,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from selfplay import Hand, play_evening  # noqa: E402
+from selfplay import Hand, play_evening
 
-from scorekeeper.game.rulesets import EXTRA_ROWS, RuleSet, default_ruleset  # noqa: E402
-from scorekeeper.scoring import Slate, draw_cut, final_result, ties  # noqa: E402
-from scorekeeper.scoring.forecast import SIMULATIONS, default_table  # noqa: E402
-from scorekeeper.scoring.outlook import Outlook, evening_outlook  # noqa: E402
+from scorekeeper.game.rulesets import EXTRA_ROWS, RuleSet, default_ruleset
+from scorekeeper.scoring import Slate, draw_cut, final_result, ties
+from scorekeeper.scoring.forecast import SIMULATIONS, default_table
+from scorekeeper.scoring.outlook import Outlook, evening_outlook
 
 VARIANTS = ("three", "teams", "solo4", "club")
 SEED_PREFIX = "outlook-bench"
@@ -138,6 +138,11 @@ def speed(simulations: int, repeats: int) -> tuple[float, float, str, list[str]]
     return worst_cpu, worst_wall, worst_name, lines
 
 
+def _ratio(f: float, b: float) -> str:
+    """Brier over baseline; a baseline of 0 (every forecast of a few evenings already certain) has none."""
+    return f"{f / b:.3f}" if b else "n/a"
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--evenings", type=int, default=240, help="held-out evenings, the variants in turn (default 240)")
@@ -172,7 +177,7 @@ def main(argv: list[str] | None = None) -> None:
                 into[k] += add[k]
         f, b = statistics.fmean(cal.forecast), statistics.fmean(cal.baseline)
         print(
-            f"  {variant:6} forecasts {len(cal.forecast):5d}: brier {f:.4f}, baseline {b:.4f}, ratio {f / b:.3f};"
+            f"  {variant:6} forecasts {len(cal.forecast):5d}: brier {f:.4f}, baseline {b:.4f}, ratio {_ratio(f, b)};"
             f" outlook {statistics.fmean(cal.seconds) * 1000:.1f} ms CPU mean"
         )
     f = statistics.fmean(total.forecast)
@@ -181,7 +186,7 @@ def main(argv: list[str] | None = None) -> None:
         statistics.stdev([x - y for x, y in zip(total.forecast, total.baseline, strict=True)])
         / len(total.forecast) ** 0.5
     )
-    print(f"  all    forecasts {len(total.forecast):5d}: brier {f:.4f}, baseline {b:.4f}, ratio {f / b:.3f}")
+    print(f"  all    forecasts {len(total.forecast):5d}: brier {f:.4f}, baseline {b:.4f}, ratio {_ratio(f, b)}")
     print(f"  difference brier - baseline: {f - b:+.4f} +- {se:.4f} (forecasts within an evening are correlated)")
     print("reliability (a side's win probability in bins, against how often it won):")
     for k, (n, sp, so) in enumerate(total.bins):

@@ -38,12 +38,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from selfplay import play_evening  # noqa: E402
+from selfplay import play_evening
 
-from scorekeeper.game.hand_entry import MATCH_POINTS, TOTAL_POINTS  # noqa: E402
-from scorekeeper.game.rulesets import EXTRA_ROWS, RuleSet, default_ruleset  # noqa: E402
-from scorekeeper.scoring.entries import COUNTERMATCH  # noqa: E402
-from scorekeeper.scoring.forecast import TABLE_RESOURCE, slot_of  # noqa: E402
+from scorekeeper.game.hand_entry import MATCH_POINTS, TOTAL_POINTS
+from scorekeeper.game.rulesets import EXTRA_ROWS, RuleSet, default_ruleset
+from scorekeeper.scoring.entries import COUNTERMATCH
+from scorekeeper.scoring.forecast import TABLE_RESOURCE, slot_of
 
 LEVEL = "easy"
 SEED_PREFIX = "outlook-table"

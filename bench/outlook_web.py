@@ -11,7 +11,7 @@ nearly every cell open). Then, in process, R times each, the median of:
   load the snapshot, check the circle's history (one statement: only this evening
   changed), simulate with it, store the forecast;
 - ``cold``: the same when the worker has not seen the circle yet, or another evening of
-  it changed: the circle's memory is loaded (``services.memory``) and the history derived;
+  it changed: the circle's memory is loaded (``services.read.memory``) and the history derived;
 - ``stored``: every later read of that version (any phone, the API): load the snapshot,
   read the stored forecast, derive the definitions;
 - the statements each sends.
@@ -38,17 +38,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # shared_helpers: counted, store_record
 
-from shared_helpers import counted, store_record  # noqa: E402
-from sqlalchemy import delete  # noqa: E402
+from shared_helpers import counted, store_record
+from sqlalchemy import delete
 
-from scorekeeper.app import create_app  # noqa: E402
-from scorekeeper.extensions import db  # noqa: E402
-from scorekeeper.game.hand_entry import HandEntry  # noqa: E402
-from scorekeeper.game.rulesets import Variant, default_ruleset  # noqa: E402
-from scorekeeper.history.sample import sample_circle  # noqa: E402
-from scorekeeper.models import OutlookForecast  # noqa: E402
-from scorekeeper.services import circles, evenings, memory  # noqa: E402
-from scorekeeper.services import outlook as svc  # noqa: E402
+from scorekeeper.app import create_app
+from scorekeeper.extensions import db
+from scorekeeper.game.hand_entry import HandEntry
+from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.history.sample import sample_circle
+from scorekeeper.models import OutlookForecast
+from scorekeeper.services import circles, evenings
+from scorekeeper.services.read import memory
+from scorekeeper.services.read import outlook as svc
+from scorekeeper.services.read.snapshot import load_snapshot
 
 
 def read(write: str, public_id: str) -> tuple[svc.EveningOutlook, float, int]:
@@ -58,7 +60,7 @@ def read(write: str, public_id: str) -> tuple[svc.EveningOutlook, float, int]:
     ev = evenings.get_evening(circle, public_id)
     with counted() as seen:
         t0 = time.process_time()
-        got = svc.outlook_of(evenings.load_snapshot(ev), circle)
+        got = svc.outlook_of(load_snapshot(ev), circle)
         took = (time.process_time() - t0) * 1000
     return got, took, len(seen)
 
@@ -121,7 +123,7 @@ def main() -> None:
                     first.append(took)
                     again, took, n_stored = read(write, public_id)
                     stored.append(took)
-                    snap = evenings.load_snapshot(evenings.get_evening(circles.open_circle(write)[0], public_id))
+                    snap = load_snapshot(evenings.get_evening(circles.open_circle(write)[0], public_id))
                     history, _hands = svc.circle_history(circles.open_circle(write)[0], snap)
                     t0 = time.process_time()
                     svc.simulate(snap, history)

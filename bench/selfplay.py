@@ -20,12 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorekeeper.bots import choose_action  # noqa: E402
-from scorekeeper.engine import HandSetup, HandState  # noqa: E402
-from scorekeeper.game.hand_entry import HandEntry  # noqa: E402
-from scorekeeper.game.rulesets import RuleSet  # noqa: E402
-from scorekeeper.scoring import Slate  # noqa: E402
-from scorekeeper.scoring.entries import outcome_of  # noqa: E402
+from scorekeeper.bots import choose_action
+from scorekeeper.engine import HandSetup, HandState
+from scorekeeper.game.hand_entry import HandEntry
+from scorekeeper.game.rulesets import RuleSet
+from scorekeeper.scoring import Slate
+from scorekeeper.scoring.entries import outcome_of
 
 
 @dataclass(frozen=True, slots=True)

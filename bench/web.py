@@ -1,6 +1,6 @@
 """The app under load, beside a bare Flask route (issue 15): prints figures, is not a test.
 
-    python bench/web.py [--db sqlite|postgres] [--quick] [--window S] [--max-tables N]
+    python bench/web.py [--db sqlite|postgres] [--quick] [--window S] [--max-tables N] [--proxy]
 
 Starts its own servers with gunicorn, 2 workers x 4 threads each, with the settings of every
 deployment (``scorekeeper.gunicorn_conf``):
@@ -46,6 +46,11 @@ The last line is exactly:
 ``web tables=<n> poll_ratio=<x> page_ratio=<x> writes_per_s=<n> write_p95_ms=<n> history_sql=<n>``
 (``page_ratio``: the full slate page's). ``--quick`` (a smoke test: a few tables, sub-second phases)
 checks that everything runs and prints that line; its figures mean nothing.
+
+``--proxy`` (issue 23) measures only how the two workers share a proxy's few long kept-alive
+connections: the version poll through 4, 8 and 32 connections opened at once, each worker's share
+of the server's CPU time and the rate, with one listening socket shared by the workers and with
+``reuse_port`` (a socket per worker, the kernel spreading new connections); see ``proxy_main``.
 """
 
 from __future__ import annotations
@@ -82,7 +87,8 @@ from shared_helpers import counted, store_record  # noqa: E402
 from scorekeeper.app import create_app  # noqa: E402
 from scorekeeper.game.rulesets import Variant, default_ruleset  # noqa: E402
 from scorekeeper.history.sample import sample_circle  # noqa: E402
-from scorekeeper.services import circles, evenings, memory  # noqa: E402
+from scorekeeper.services import circles, evenings  # noqa: E402
+from scorekeeper.services.read import memory  # noqa: E402
 from scorekeeper.web import poll as web_poll  # noqa: E402
 from scorekeeper.web.page_cache import cache_of  # noqa: E402
 
@@ -241,11 +247,19 @@ def free_port() -> int:
         return port
 
 
+# The deployment's settings but one listening socket shared by the workers (gunicorn's default,
+# and this app's before issue 23): the figures "before" of --proxy.
+ONE_SOCKET_CONF = "from scorekeeper.gunicorn_conf import *  # noqa: F403\nreuse_port = False\n"
+
+
 @contextlib.contextmanager
-def server(target: str, env: dict[str, str], *, pythonpath: str | None = None) -> Iterator[int]:
-    """gunicorn serving ``target`` (2 workers x 4 threads, the deployment's settings) on a free port."""
+def server(
+    target: str, env: dict[str, str], *, pythonpath: str | None = None, conf: str | None = None
+) -> Iterator[int]:
+    """gunicorn serving ``target`` (2 workers x 4 threads, the deployment's settings, or the settings
+    file ``conf``) on a free port."""
     port = free_port()
-    cmd = [sys.executable, "-m", "gunicorn", "-c", "python:scorekeeper.gunicorn_conf"]
+    cmd = [sys.executable, "-m", "gunicorn", "-c", conf or "python:scorekeeper.gunicorn_conf"]
     cmd += ["--workers", "2", "--threads", "4", "--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
     if pythonpath:
         cmd += ["--pythonpath", pythonpath]
@@ -261,14 +275,91 @@ def server(target: str, env: dict[str, str], *, pythonpath: str | None = None) -
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"gunicorn for {target} did not start")
             time.sleep(0.2)
+        SERVED[port] = proc.pid
         yield port
     finally:
+        SERVED.pop(port, None)
         proc.send_signal(signal.SIGTERM)
         try:
             proc.wait(20)
         except subprocess.TimeoutExpired:  # pragma: no cover
             proc.kill()
             proc.wait()
+
+
+SERVED: dict[int, int] = {}  # port -> the pid of the gunicorn serving it
+
+
+def worker_cpu(port: int) -> dict[int, float]:
+    """CPU seconds (user + system) so far of each worker of the gunicorn serving ``port``."""
+    master = SERVED[port]
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    tick = os.sysconf("SC_CLK_TCK")
+    cpu = {}
+    for pid in map(int, children):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+            cpu[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return cpu
+
+
+async def proxy_pool(port: int, make: Make, seconds: float, connections: int) -> tuple[Run, list[float]]:
+    """The poll through ``connections`` long kept-alive connections, opened at once, each sending its
+    next request when the last was answered (a proxy's upstream pool); and each worker's share of
+    the CPU the server spent meanwhile (largest first)."""
+    before = worker_cpu(port)
+    run = await closed_loop(port, seconds, make, clients=connections)
+    after = worker_cpu(port)
+    spent = [after[pid] - before.get(pid, 0.0) for pid in after]
+    total = sum(spent) or 1.0
+    return run, sorted((x / total for x in spent), reverse=True)
+
+
+async def proxy_phase(port: int, tables: list[Table], seconds: float, connections: int) -> tuple[Run, list[float]]:
+    versions = [await version_of(port, t) for t in tables]
+
+    def poll(i: int) -> tuple[str, str, dict[str, str], bytes]:
+        k = i % len(tables)
+        return "GET", f"{page_path(tables[k])}/version?v={versions[k]}&o=0", {"X-Forwarded-For": address(i)}, b""
+
+    await closed_loop(port, seconds / 5, poll, clients=connections)  # warm up (its connections closed)
+    return await proxy_pool(port, poll, seconds, connections)
+
+
+def proxy_main(args: argparse.Namespace) -> None:
+    """--proxy: the version poll through a few long connections, as a proxy's upstream pool holds
+    them, served with one listening socket shared by both workers (before) and with a socket per
+    worker (``reuse_port``, scorekeeper.gunicorn_conf: after); per setting the rate and each
+    worker's share of the server's CPU time, for each pool size. Last line:
+    ``web proxy connections=<n> one_socket_per_s=<n> one_socket_top_share=<x> reuse_port_per_s=<n>
+    reuse_port_top_share=<x>`` (the largest pool; a share of 0.5 is an even split)."""
+    seconds = 0.5 if args.quick else 5.0
+    pools = (4,) if args.quick else (4, 8, 32)
+    figures: dict[str, tuple[float, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp_name, database(args.db, Path(tmp_name)) as url:
+        tmp = Path(tmp_name)
+        tables, _sql, _ms = prepare(url, CLIENTS)
+        env = {
+            "DATABASE_URL": url,
+            "SCOREKEEPER_SECRET_KEY": "bench",
+            "SCOREKEEPER_INSTANCE_PATH": str(tmp / "instance"),
+            "SCOREKEEPER_PROXY_HOPS": "1",
+        }
+        one_socket = tmp / "one_socket_conf.py"
+        one_socket.write_text(ONE_SOCKET_CONF)
+        for name, conf in (("one socket", str(one_socket)), ("reuse_port", None)):
+            with server("scorekeeper.app:create_app()", env, conf=conf, pythonpath=str(tmp)) as port:
+                for n in pools:
+                    run, shares = asyncio.run(proxy_phase(port, tables, seconds, n))
+                    split = " / ".join(f"{x:.0%}" for x in shares)
+                    print(f"{name:<11} {n:3d} connections: {run.rate:7.0f}/s, the workers' shares {split}", flush=True)
+                    figures[name] = (run.rate, shares[0] if shares else 1.0)
+    n = pools[-1]
+    (one_rate, one_top), (reuse_rate, reuse_top) = figures["one socket"], figures["reuse_port"]
+    print(
+        f"web proxy connections={n} one_socket_per_s={one_rate:.0f} one_socket_top_share={one_top:.2f} "
+        f"reuse_port_per_s={reuse_rate:.0f} reuse_port_top_share={reuse_top:.2f}"
+    )
 
 
 @contextlib.contextmanager
@@ -639,7 +730,11 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="a smoke test: a few tables, short phases")
     ap.add_argument("--window", type=float, default=30.0, help="seconds of each tables window")
     ap.add_argument("--max-tables", type=int, default=1000)
+    ap.add_argument("--proxy", action="store_true", help="only: the poll through a proxy's few long connections")
     args = ap.parse_args()
+    if args.proxy:
+        proxy_main(args)
+        return
     started = time.perf_counter()
     phase_s = 0.3 if args.quick else 5.0
     window_s = 0.5 if args.quick else args.window

@@ -3,7 +3,7 @@
 The gunicorn config (``scorekeeper.gunicorn_conf``) sets this logger class. The links are
 the only access to a circle or a seat, so they must not end up in a log file:
 
-- the token in ``/c/<token>/...`` and ``/s/<token>``;
+- the token in ``/c/<token>/...``, ``/s/<token>`` and ``/p/<key>/slate.png`` (a picture link);
 - in a query string (``?token=...``, ``&seat_token=...``), the value of any parameter
   whose name speaks of a secret (token, secret, key, password, auth), and any value
   that looks like a token (20 or more URL-safe characters), whatever its name or
@@ -17,8 +17,8 @@ from typing import Any
 
 from gunicorn.glogging import Logger
 
-# Circle links /c/<token>/... and seat links /s/<token> (the digital table).
-_TOKEN_PATH = re.compile(r"(/[cs]/)[^/?#\s\"]+")
+# Circle links /c/<token>/..., seat links /s/<token> (the digital table), picture links /p/<key>/...
+_TOKEN_PATH = re.compile(r"(/[csp]/)[^/?#\s\"]+")
 # name=value in a query string (also the bare query string atom, which has no '?').
 _QUERY_PARAM = re.compile(r"(^|[?&;])([^=&;#\s\"?]+)=([^&;#\s\"]*)")
 _SECRET_NAME = re.compile(r"token|secret|key|passw|auth", re.IGNORECASE)

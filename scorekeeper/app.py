@@ -12,11 +12,12 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, request
 
 from . import api, faults, hosting, limits, ops, web
 from . import config as cfg
-from .extensions import babel, compress, csrf, db, migrate, select_locale
+from .extensions import babel, compress, csrf, db, migrate
+from .i18n import select_locale
 from .web import poll as web_poll
 
 
@@ -50,7 +51,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     hosting.init_app(app)  # before the parts: their after_request hooks (cookies, headers) run before its own
 
     from . import models  # noqa: F401  (the tables, for Flask-Migrate's autogenerate)
-    from .services.tx import configure_engine
+    from .services.store.tx import configure_engine
 
     with app.app_context():
         configure_engine(db.engine, busy_timeout_ms=int(app.config["SQLITE_BUSY_TIMEOUT_MS"]))
@@ -61,7 +62,26 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, instance_path: s
     api.register(app)
     limits.init_app(app)  # by endpoint, so after every part is registered
     web_poll.install(app)  # the unchanged poll's 204 before the request cycle (inside ProxyFix)
+    _reads_store_nothing(app)
     return app
+
+
+def _reads_store_nothing(app: Flask) -> None:
+    """Every GET (and HEAD) runs as a read (``tx.read_only``): a derived copy it computes is kept
+    in the worker's memory, never stored; a request that writes (``tx.write_request``) stores the
+    copies its writes changed, at its end."""
+    from .services import tx
+
+    dispatch = app.full_dispatch_request
+
+    def full_dispatch_request() -> Response:
+        if request.method in ("GET", "HEAD"):
+            with tx.read_only():
+                return dispatch()
+        with tx.write_request():
+            return dispatch()
+
+    app.full_dispatch_request = full_dispatch_request  # type: ignore[method-assign]
 
 
 def _prepare_database(app: Flask) -> None:

@@ -86,9 +86,10 @@ def defaults(instance_path: str) -> dict[str, Any]:
         "LIMIT_NEW_CIRCLES": "10 per hour",
         "LIMIT_WRONG_TOKENS": "20 per 10 minutes",
         "LIMIT_EVENING_WRITES": "120 per minute",
+        "LIMIT_IMPORTS": "10 per hour",
         # Compression (Flask-Compress).
-        # brotli where the browser takes it (HTTPS), else gzip; static files are sent as streams,
-        # which Flask-Compress packs with brotli or deflate (not gzip).
+        # brotli where the browser takes it (HTTPS), else gzip; streamed answers brotli or deflate
+        # (static text is packed once by hosting._pack_static, at the strongest setting).
         "COMPRESS_ALGORITHM": ["br", "gzip", "deflate"],
         "COMPRESS_ALGORITHM_STREAMING": ["br", "deflate"],
         "COMPRESS_MIMETYPES": [

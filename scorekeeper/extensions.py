@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from flask import Request, current_app, has_request_context, request
 from flask_babel import Babel
 from flask_compress import Compress
 from flask_migrate import Migrate
@@ -31,39 +30,3 @@ migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()
 compress = Compress()
-
-
-def normalize_language(code: str | None) -> str | None:
-    """``de``, ``de-CH``, ``de_DE``, ``gsw``, ``rm`` -> ``de_CH``; ``fr``, ``fr-FR`` -> ``fr_CH``;
-    ``it``, ``it-IT`` -> ``it_CH``; ``en-GB`` -> ``en``; else None."""
-    if not code:
-        return None
-    c = code.strip().replace("-", "_").lower()
-    if c.startswith(("de", "gsw", "rm_")) or c == "rm":  # Romansh readers: German
-        return "de_CH"
-    if c == "fr" or c.startswith("fr_"):
-        return "fr_CH"
-    if c == "it" or c.startswith("it_"):
-        return "it_CH"
-    if c.startswith("en"):
-        return "en"
-    return None
-
-
-def language_from(req: Request) -> str | None:
-    """``?lang=``, then the ``lang`` cookie, then the browser's Accept-Language."""
-    for explicit in (req.args.get("lang"), req.cookies.get("lang")):
-        lang = normalize_language(explicit)
-        if lang:
-            return lang
-    for value, _quality in req.accept_languages:  # already sorted by quality
-        lang = normalize_language(value)
-        if lang:
-            return lang
-    return None
-
-
-def select_locale() -> str | None:
-    if not has_request_context():
-        return None
-    return language_from(request) or current_app.config.get("BABEL_DEFAULT_LOCALE", "en")

@@ -1,7 +1,7 @@
 """Faults: what a request answers when the database fails, or the app does.
 
 An answer never claims "nothing was written" unless nothing was. The services write
-one transaction per call and note its outcome on the session (``services.tx.outcome``):
+one transaction per call and note its outcome on the session (``services.store.tx.outcome``):
 
 - ``nothing``: no write committed and none was being committed: nothing was written;
 - ``saved``: a write committed and the failure came afterwards (while the answer was
@@ -29,7 +29,7 @@ from werkzeug.exceptions import InternalServerError
 from werkzeug.wrappers import Response
 
 from .extensions import db
-from .services import tx
+from .services.store import tx
 
 RETRY_AFTER_S = 5
 READS = ("GET", "HEAD", "OPTIONS")
@@ -97,7 +97,7 @@ def unavailable(err: BaseException) -> bool:
 def _outcome() -> str:
     try:
         found = tx.outcome()
-    except Exception:  # pragma: no cover - the session itself is gone: say what a read says
+    except Exception:  # noqa: BLE001  # pragma: no cover - the session itself is gone: say what a read says
         found = tx.NOTHING
     if found == tx.NOTHING and request.method in READS:
         return "read"
@@ -155,7 +155,7 @@ def _close_session(_exc: BaseException | None) -> None:
     session = registry()
     try:
         session.close()
-    except Exception as err:  # noqa: BLE001 - logged; the answer is already built
+    except Exception as err:  # logged; the answer is already built
         if unavailable(err):
             current_app.logger.warning("closing the session: database unavailable (%s): %s", type(err).__name__, err)
         else:

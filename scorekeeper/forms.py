@@ -40,7 +40,22 @@ from wtforms.validators import (
 )
 from wtforms.widgets import CheckboxInput, HiddenInput, ListWidget, NumberInput
 
-from .game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule, RuleSet, Variant, default_ruleset
+from .game.rulesets import (
+    COUNTERMATCH_COST_MAX,
+    EXTRA_ROWS,
+    MATCH_BONUS_MAX,
+    MATCH_POINTS_MAX,
+    MATCH_POINTS_MIN,
+    ROW_NAME_MAX,
+    SEICH_TIMES_MAX,
+    SUIT_ORDERS,
+    BarrelRule,
+    RuleSet,
+    Scoring,
+    Variant,
+    default_ruleset,
+)
+from .history.purse import PAYMENT_MAX_RAPPEN
 from .models import QUEUED_AFTER_MAX, REQUEST_ID_LEN
 
 try:  # WTForms >= 3.3: choices as SelectChoice (tuples are deprecated there)
@@ -172,6 +187,12 @@ class ActionForm(ButtonForm):
     author = HiddenField(validators=[Optional(), Length(max=40)])  # who uses this phone (remembered by the browser)
 
 
+class AgainForm(ButtonForm):
+    """ "Same again" on a finished evening: the next one starts once, however often it is tapped."""
+
+    request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+
+
 class CreateCircleForm(FlaskForm):
     name = StringField(
         _l("Name of the circle"),
@@ -240,8 +261,10 @@ class HandForm(FlaskForm):
             NumberRange(0, 157, POINTS_MESSAGE),
         ],
     )
-    match = BooleanField(_l("Match (every trick)"))
-    countermatch = BooleanField(_l("Countermatch (no trick)"))
+    # what happened at the table; which of the two is the ★ match is the row's (a Misère:
+    # no trick), the page words them by the row (present.slate.MarkChoice)
+    match = BooleanField(_l("Every trick taken"))
+    countermatch = BooleanField(_l("No trick taken"))
     seich = BooleanField(_l("Seich (thrown in)"))
     author = SelectField(_l("Entered by"), validators=[Optional()], validate_choice=True)
     expected_version = IntegerField(validators=[InputRequired()])
@@ -352,6 +375,109 @@ def start_form_class(ruleset: RuleSet) -> type[StartEveningForm]:
     return type("StartEveningFormFor" + ruleset.variant.value.title(), (StartEveningForm,), attrs)
 
 
+SEICH_TIMES_MESSAGE = _l("Seich hands are a whole number from 1 to 9.")
+MATCH_POINTS_MESSAGE = _l("A match counts as a whole number of points from 157 to 10000.")
+MATCH_BONUS_MESSAGE = _l("The match bonus is a whole number from 0 to 100000.")
+COUNTERMATCH_MESSAGE = _l("A countermatch costs a whole number of points from 0 to 10000.")
+
+
+class OwnRulesForm(FlaskForm):
+    """The start page's own-rules editor (web.rules_form): the rule set it shows travels as its
+    snapshot (``rules``); ``step`` says which edit a button asked for (or ``start``, ``save``)."""
+
+    rules = HiddenField()
+    variant = SelectField(_l("The table"), choices=choices((v.value, v.value) for v in Variant), validate_choice=True)
+    deck = RadioField(_l("Suit names"), choices=choices(DECK_CHOICES), default="swiss")
+    add_row = SelectField(_l("Add a row"), choices=[], validate_choice=False)
+    barrel = RadioField(
+        _l("Barrel rule"),
+        default=BarrelRule.BOOK.value,
+        choices=choices(
+            [
+                (BarrelRule.BOOK.value, _l("Book: back to forehand, who must choose")),
+                (BarrelRule.ONLINE.value, _l("Online table: the first who can choose must choose")),
+            ]
+        ),
+    )
+    add_name = StringField(
+        _l("Name of a house row"),
+        validators=[Optional(), Length(max=ROW_NAME_MAX)],
+        render_kw={"autocomplete": "off", "maxlength": ROW_NAME_MAX, "placeholder": _l("e.g. Molotow")},
+    )
+    seich = BooleanField(_l("Seich allowed (thrown in from the barrel)"))
+    seich_times = ClearIntegerField(
+        _l("Seich hands per player or team"),
+        message=SEICH_TIMES_MESSAGE,
+        validators=[Optional(), NumberRange(1, SEICH_TIMES_MAX, SEICH_TIMES_MESSAGE)],
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+    )
+    scoring = SelectField(
+        _l("A cell holds"),
+        choices=choices(
+            [
+                (Scoring.TENTHS.value, _l("points ÷ 10, rounded down, × factor")),
+                (Scoring.FULL.value, _l("points × factor")),
+                (Scoring.RAW.value, _l("the declarer's card points")),
+            ]
+        ),
+        validate_choice=True,
+    )
+    match_points = ClearIntegerField(
+        _l("A match counts as (points, before the factor)"),
+        message=MATCH_POINTS_MESSAGE,
+        validators=[Optional(), NumberRange(MATCH_POINTS_MIN, MATCH_POINTS_MAX, MATCH_POINTS_MESSAGE)],
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+    )
+    match_bonus = ClearIntegerField(
+        _l("Match bonus (added after the factor)"),
+        message=MATCH_BONUS_MESSAGE,
+        validators=[Optional(), NumberRange(0, MATCH_BONUS_MAX, MATCH_BONUS_MESSAGE)],
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+    )
+    countermatch_cost = ClearIntegerField(
+        _l("A countermatch costs (points, before the factor)"),
+        message=COUNTERMATCH_MESSAGE,
+        validators=[Optional(), NumberRange(0, COUNTERMATCH_COST_MAX, COUNTERMATCH_MESSAGE)],
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+    )
+    undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
+    stake_chf = ClearDecimalField(
+        _l("Stake in CHF"),
+        places=2,
+        message=STAKE_MESSAGE,
+        validators=[InputRequired(STAKE_MESSAGE), NumberRange(0, 1000, STAKE_MESSAGE)],
+        render_kw={"inputmode": "decimal"},
+    )
+    per_points = ClearIntegerField(
+        _l("per how many points"),
+        message=PER_POINTS_MESSAGE,
+        validators=[Optional(), NumberRange(1, 10000, PER_POINTS_MESSAGE)],
+        render_kw={"inputmode": "numeric"},
+    )
+    round_to = SelectField(
+        _l("Rounding"), choices=choices([("5", _l("to 5 Rappen")), ("1", _l("exact to the Rappen"))]), default="5"
+    )
+    first_dealer = RadioField(_l("First dealer"), coerce=int, validators=[Optional()])
+    request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
+
+
+def own_rules_form_class(n_players: int, n_rows: int) -> type[OwnRulesForm]:
+    """An own-rules form with one name field per seat and one factor field per row (by place)."""
+    attrs: dict[str, Any] = {}
+    for seat in range(n_players):
+        attrs[f"seat_{seat}"] = StringField(
+            validators=[Optional(), Length(max=40)],
+            render_kw={"autocomplete": "off", "list": "circle-players"},
+        )
+    for i in range(n_rows):
+        attrs[f"factor_{i}"] = ClearIntegerField(
+            message=FACTOR_MESSAGE,
+            validators=[Optional(), NumberRange(1, 1000, FACTOR_MESSAGE)],
+            render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+        )
+    return type("OwnRulesFormFor", (OwnRulesForm,), attrs)
+
+
 def suit_order_default(variant: Variant) -> str:
     """The name of the suit order the variant's default rule set uses."""
     order = tuple(r.suit for r in default_ruleset(variant).rows if r.suit is not None)
@@ -361,14 +487,17 @@ def suit_order_default(variant: Variant) -> str:
 __all__ = [
     "ActionForm",
     "AddPlayerForm",
+    "AgainForm",
     "ButtonForm",
     "CreateCircleForm",
     "CutForm",
     "EXTRA_ROWS",
     "HandForm",
+    "OwnRulesForm",
     "SUIT_ORDERS",
     "StartEveningForm",
     "new_request_id",
+    "own_rules_form_class",
     "renew_request_id",
     "start_form_class",
     "suit_order_default",
@@ -377,7 +506,7 @@ __all__ = [
 
 # --- the purse --------------------------------------------------------------------------
 AMOUNT_MESSAGE = _l("The amount is in francs, more than 0 and to the Rappen, for example 12.50.")
-AMOUNT_MAX = Decimal(1_000_000)
+AMOUNT_MAX = Decimal(PAYMENT_MAX_RAPPEN) / 100  # the purse's own bound
 
 
 class MoneyInput(NumberInput):

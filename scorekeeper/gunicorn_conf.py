@@ -9,6 +9,7 @@ workers and threads stay on the command line.
 - A request whose body gunicorn could not skip is answered with ``Connection: close``
   (see ``pre_request``).
 - No control socket (see ``control_socket_disable``).
+- A listening socket per worker, so both serve a proxy's few long connections (``reuse_port``).
 - What a worker loaded at its start is frozen out of the garbage collector's way (see
   ``post_worker_init``).
 """
@@ -25,6 +26,11 @@ secure_scheme_headers: dict[str, str] = {}
 # which two instances on one host (a test run beside `make run`) would fight over; systemd and
 # `make run` steer gunicorn with signals. (Older gunicorns ignore the unknown setting.)
 control_socket_disable = True
+# A listening socket per worker (SO_REUSEPORT): the kernel spreads new connections over the
+# workers. With one shared socket, the worker that wakes first accepts a burst of connections, and
+# a proxy's few long kept-alive connections (its upstream pool) stay with it: one worker served
+# them while the other idled (bench/web.py --proxy measures both).
+reuse_port = True
 
 # Gunicorn reuses a kept-alive connection only after skipping the part of a request
 # body the app did not read, and it skips at most 64 KiB (gunicorn.http.parser's

@@ -1,7 +1,7 @@
 """The user's language: which one, typed gettext, dates and times in the browser's region, money.
 
-The language itself is chosen by ``extensions.select_locale`` (``?lang=``, the
-``lang`` cookie, the browser's Accept-Language). ``gettext``/``_`` and ``ngettext``
+The language itself is chosen here too, by ``select_locale`` (``?lang=``, the
+``lang`` cookie, the browser's Accept-Language; Flask-Babel's locale selector). ``gettext``/``_`` and ``ngettext``
 are Flask-Babel's, typed (Flask-Babel ships no type information): every module that
 shows text imports them from here. Error texts and the names of rows, contracts and
 cards live in ``scorekeeper.present``.
@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import flask_babel
+from flask import Request, current_app, has_request_context, request
 
 if TYPE_CHECKING:
     from babel import Locale
@@ -22,7 +23,43 @@ if TYPE_CHECKING:
 # Code -> the language's own name (the switch in every page's chrome shows them in this order).
 LANGUAGES: dict[str, str] = {"de_CH": "Deutsch", "fr_CH": "Français", "it_CH": "Italiano", "en": "English"}
 DEFAULT_LANGUAGE = "en"
-LANG_COOKIE = "lang"  # read by extensions.language_from (the locale selector)
+LANG_COOKIE = "lang"  # read by language_from (the locale selector)
+
+
+def normalize_language(code: str | None) -> str | None:
+    """``de``, ``de-CH``, ``de_DE``, ``gsw``, ``rm`` -> ``de_CH``; ``fr``, ``fr-FR`` -> ``fr_CH``;
+    ``it``, ``it-IT`` -> ``it_CH``; ``en-GB`` -> ``en``; else None."""
+    if not code:
+        return None
+    c = code.strip().replace("-", "_").lower()
+    if c.startswith(("de", "gsw", "rm_")) or c == "rm":  # Romansh readers: German
+        return "de_CH"
+    if c == "fr" or c.startswith("fr_"):
+        return "fr_CH"
+    if c == "it" or c.startswith("it_"):
+        return "it_CH"
+    if c.startswith("en"):
+        return "en"
+    return None
+
+
+def language_from(req: Request) -> str | None:
+    """``?lang=``, then the ``lang`` cookie, then the browser's Accept-Language."""
+    for explicit in (req.args.get("lang"), req.cookies.get(LANG_COOKIE)):
+        lang = normalize_language(explicit)
+        if lang:
+            return lang
+    for value, _quality in req.accept_languages:  # already sorted by quality
+        lang = normalize_language(value)
+        if lang:
+            return lang
+    return None
+
+
+def select_locale() -> str | None:
+    if not has_request_context():
+        return None
+    return language_from(request) or current_app.config.get("BABEL_DEFAULT_LOCALE", "en")
 
 
 def gettext(string: str, **variables: Any) -> str:
@@ -41,6 +78,13 @@ def ngettext(singular: str, plural: str, num: int, **variables: Any) -> str:
 def current_language() -> str:
     loc = flask_babel.get_locale()
     return str(loc) if loc is not None else DEFAULT_LANGUAGE
+
+
+def or_list(items: list[str]) -> str:
+    """``a, b or c`` as the language joins alternatives (Babel): ``a, b oder c``, ``a, b ou c``."""
+    from babel.lists import format_list
+
+    return str(format_list(items, style="or", locale=current_language()))
 
 
 # --- dates and times in the browser's region ------------------------------------------
@@ -109,12 +153,16 @@ def money_locale() -> str:
 
 def format_chf(rappen: int, *, signed: bool = False) -> str:
     """Rappen in francs as the language writes them (Babel): ``CHF 12.35``, ``12,35 CHF``;
-    ``signed`` puts a ``+`` before a gain."""
-    from decimal import Decimal
+    ``signed`` puts a ``+`` before a gain. Any whole number: the decimal context is as precise
+    as the number is long (the default 28 digits made a stored huge amount fail the page)."""
+    from decimal import localcontext
 
     from babel.numbers import format_currency
 
-    text = format_currency(Decimal(int(rappen)) / 100, "CHF", locale=money_locale())
+    rappen = int(rappen)
+    with localcontext() as ctx:
+        ctx.prec = max(28, len(str(abs(rappen))) + 8)
+        text = format_currency(Decimal(rappen).scaleb(-2), "CHF", locale=money_locale())
     return f"+{text}" if signed and rappen > 0 else text
 
 

@@ -8,9 +8,16 @@ Three limits, with defaults a real table never meets (each configurable):
   that open nothing (a circle link, a seat link or cookie, an API token). The
   services send ``token_refused``; once the limit is reached every request that
   presents a token (right or wrong) is refused until the window ends, so guessing
-  cannot go on;
+  cannot go on. A request that presents none (a new circle, an import, the variants,
+  the OpenAPI document) is never refused by it (``carries_token``). A link that opened
+  something once and no longer does (replaced, its circle deleted: ``services.retired``)
+  is answered 410 and not counted: a page left open on an old link locks nobody out;
 - ``LIMIT_EVENING_WRITES`` (120 per minute) per evening: every write to one evening
   (or to its digital table, counted by table), from all phones and clients together.
+- ``LIMIT_IMPORTS`` (10 per hour) per client address: export files sent to be restored
+  (the page ``/restore`` and ``POST /api/v1/circles/import``), every one, refused ones
+  too: a refusal reads and checks a file of up to 32 MiB first. Counted before the body
+  is read.
 
 The client address is ``request.remote_addr``: behind a proxy it is the real client
 only when ``PROXY_HOPS`` is set (see ``hosting``). Storage: ``RATELIMIT_STORAGE_URI``,
@@ -37,7 +44,7 @@ from werkzeug.exceptions import TooManyRequests
 from werkzeug.routing import Rule
 from werkzeug.wrappers import Response
 
-from .services.signals import token_refused
+from .services.store.signals import token_refused
 
 EXTENSION = "scorekeeper.limiter"
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
@@ -46,16 +53,24 @@ CIRCLE_CREATION = ("home.index", "api.create_circle", "api.import_circle", "home
 # Arguments of a route that carry (or stand for) a secret: circle links, seat links,
 # the seat pages (seat cookie). Every API route reads a token from its headers or body.
 TOKEN_ARGUMENTS = frozenset({"token", "seat_token", "table_id"})
+# Where an API request carries a token: these headers (api.auth, api.routes_table), or the body
+# of the endpoints named here (joining a seat with its seat token).
+TOKEN_HEADERS = ("Authorization", "X-Circle-Token", "X-Seat-Token")
+BODY_TOKEN_ENDPOINTS = frozenset({"api.join"})
 EVENING_ARGUMENTS = ("evening_id", "table_id")
+# The endpoints that restore an export file (a test checks that each exists).
+IMPORTING = ("api.import_circle", "home.restore")
 
 NEW_CIRCLES = "new-circles"
 WRONG_TOKENS = "wrong-tokens"
 EVENING_WRITES = "evening-writes"
+IMPORTS = "imports"
 TITLE = _l("Too many requests")
 MESSAGES = {
     NEW_CIRCLES: _l("Too many new circles from your address. Try again in %(wait)s."),
     WRONG_TOKENS: _l("Too many links that open nothing from your address. Try again in %(wait)s."),
     EVENING_WRITES: _l("Too many changes to this evening at once. Nothing was written. Try again in %(wait)s."),
+    IMPORTS: _l("Too many export files from your address. Nothing was written. Try again in %(wait)s."),
 }
 FALLBACK_MESSAGE = _l("Too many requests. Nothing was written. Try again in %(wait)s.")
 
@@ -67,6 +82,17 @@ def _note_refused(_sender: Any, **_kwargs: Any) -> None:
 
 
 token_refused.connect(_note_refused, weak=False)
+
+
+def carries_token() -> bool:
+    """Whether the request presents a token (right or wrong): in its path (a circle, seat or table
+    link), in a header, or in the body of an endpoint that takes one there. Only such requests
+    are counted or refused by the wrong-token limit."""
+    if TOKEN_ARGUMENTS & (request.view_args or {}).keys():
+        return True
+    if any(request.headers.get(name) for name in TOKEN_HEADERS):
+        return True
+    return request.endpoint in BODY_TOKEN_ENDPOINTS
 
 
 def _evening_key() -> str:
@@ -82,6 +108,8 @@ def kinds_of(endpoint: str, rules: list[Rule]) -> set[str]:
     kinds: set[str] = set()
     if endpoint in CIRCLE_CREATION:
         kinds.add(NEW_CIRCLES)
+    if endpoint in IMPORTING:
+        kinds.add(IMPORTS)
     for rule in rules:
         if endpoint.startswith("api.") or rule.arguments & TOKEN_ARGUMENTS:
             kinds.add(WRONG_TOKENS)
@@ -111,11 +139,15 @@ def init_app(app: Flask) -> None:
             setting("LIMIT_NEW_CIRCLES"), NEW_CIRCLES, methods=["POST"], deduct_when=lambda r: r.status_code < 400
         ),
         WRONG_TOKENS: limiter.shared_limit(
-            setting("LIMIT_WRONG_TOKENS"), WRONG_TOKENS, deduct_when=lambda _r: bool(g.get("token_refused"))
+            setting("LIMIT_WRONG_TOKENS"),
+            WRONG_TOKENS,
+            deduct_when=lambda _r: bool(g.get("token_refused")),
+            exempt_when=lambda: not carries_token(),
         ),
         EVENING_WRITES: limiter.shared_limit(
             setting("LIMIT_EVENING_WRITES"), EVENING_WRITES, key_func=_evening_key, methods=list(WRITE_METHODS)
         ),
+        IMPORTS: limiter.shared_limit(setting("LIMIT_IMPORTS"), IMPORTS, methods=["POST"]),  # every one counts
     }
     rules: dict[str, list[Rule]] = {}
     for rule in app.url_map.iter_rules():

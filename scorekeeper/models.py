@@ -76,6 +76,12 @@ class Circle(Model):
     # sha256 hex of the plain tokens (secrets.token_urlsafe(32)); the plain ones are shown once.
     write_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     view_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # The onlookers' token sealed under the write token (services.store.link_seal), so the circle page
+    # can show it to the write link's holders; NULL when not known (then a new one shows it).
+    view_token_sealed: Mapped[str | None] = mapped_column(String(128))
+    # The circle's own Coiffeur (issue 24): a RuleSet.to_dict() snapshot, the default when an
+    # evening is started; NULL until the circle saves one (then the four presets are offered).
+    house_rules: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
     players: Mapped[list[Player]] = relationship(
@@ -124,15 +130,19 @@ class Evening(Model):
     # An evening ended early counts in the money totals only if the table said so when ending it.
     counts_in_money: Mapped[bool] = mapped_column(default=True, server_default=sa_true())
     start_request_id: Mapped[str | None] = mapped_column(String(REQUEST_ID_LEN))
-    # sha256 of what the start request asked (services.requests.digest): the same id with
+    # sha256 of what the start request asked (services.store.requests.digest): the same id with
     # another body is refused. NULL for evenings started before it was kept.
     start_digest: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     # A table that does not want the outlook (issue 13): not computed, not shown; a setting, not a change of the slate.
     outlook_hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
-    # when a write last lost a race for this evening (a hint for fair turns: services.turns.hold_off)
+    # when a write last lost a race for this evening (a hint for fair turns: services.store.write_queue.hold_off)
     contended_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    # Deleted as a test evening (housekeeping): the fold of the circle's housekeeping log for this
+    # evening, written by the same transaction as the event that changes it (a delete, its undo) so
+    # that every read and write knows it from the evening's own row (services.housekeeping).
+    deleted: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     circle: Mapped[Circle] = relationship(back_populates="evenings")
     seats: Mapped[list[Seat]] = relationship(
@@ -251,7 +261,7 @@ class OutlookForecast(Model):
 
     evening_id: Mapped[int] = mapped_column(ForeignKey("evenings.id", ondelete="CASCADE"), primary_key=True)
     version: Mapped[int] = mapped_column(primary_key=True)
-    forecast: Mapped[dict[str, Any]] = mapped_column(JSON)  # services.outlook.forecast_to_dict
+    forecast: Mapped[dict[str, Any]] = mapped_column(JSON)  # services.read.outlook.forecast_to_dict
     history_hands: Mapped[int]  # recorded hands of the circle's history blended in
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
@@ -301,7 +311,7 @@ class AppliedRequest(Model):
     request_id: Mapped[str] = mapped_column(String(REQUEST_ID_LEN), primary_key=True)
     action: Mapped[str] = mapped_column(String(16))
     version: Mapped[int]  # the evening's version after the request
-    # sha256 of what the request asked (services.requests.digest): the same id with another
+    # sha256 of what the request asked (services.store.requests.digest): the same id with another
     # body is refused (request_id_reused). NULL for requests applied before it was kept.
     digest: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
@@ -451,3 +461,31 @@ class SettlementRow(Model):
 
     def __repr__(self) -> str:
         return f"<SettlementRow #{self.seq} {self.kind}>"
+
+
+# --- links that open nothing any more (issue 21) --------------------------------------
+class RetiredLink(Model):
+    """A link that once opened a circle (or a seat) and no longer does, kept by its hash alone, so
+    a phone still holding it is told what happened instead of "not found" (and is not counted as
+    a guess by the rate limiter).
+
+    ``kind``: what the link was (``write``, ``view`` or ``seat``); ``reason``: ``replaced`` (a new
+    link took its place), ``deleted`` (its circle was erased) or ``restored`` (the data was
+    restored from a backup that does not hold it). ``circle_id`` while the circle exists, NULL
+    once it is erased: an erased circle leaves only these hashes, no name and no other data.
+    """
+
+    __tablename__ = "retired_links"
+    __table_args__ = (
+        CheckConstraint("kind IN ('write', 'view', 'seat')", name="kind"),
+        CheckConstraint("reason IN ('replaced', 'deleted', 'restored')", name="reason"),
+    )
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    reason: Mapped[str] = mapped_column(String(12))
+    circle_id: Mapped[int | None] = mapped_column(ForeignKey("circles.id"), index=True)
+    retired_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+    def __repr__(self) -> str:
+        return f"<RetiredLink {self.kind} {self.reason}>"

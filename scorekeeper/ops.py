@@ -10,7 +10,9 @@
   ``pg_restore --clean --single-transaction`` on PostgreSQL). It replaces every
   circle and evening, so it asks first (``--yes`` to skip). A backup from a newer
   version of the app (a revision these migrations do not know) is refused; one from
-  an older version is restored and needs ``flask db upgrade`` afterwards.
+  an older version is restored and needs ``flask db upgrade`` afterwards. Every link valid
+  before the restore that the backup does not hold is kept as retired (``services.retired``):
+  a phone still holding one is told so (410), not counted as guessing.
 - ``flask new-write-link CIRCLE``: when a circle's players lost their write link (or the
   answer that carried a new one), the operator gives them a new one (asks first).
 """
@@ -37,7 +39,8 @@ from werkzeug.wrappers import Response
 from . import config as cfg
 from .extensions import db
 from .services import circles as circle_service
-from .services import stamp_watch
+from .services import retired
+from .services.read import stamp_watch
 
 bp = Blueprint("ops", __name__)
 
@@ -231,14 +234,24 @@ def restore_command(path: Path, yes: bool) -> None:
     revision = _check_sqlite_backup(path) if engine.dialect.name == "sqlite" else pg_backup_revision(path)
     if not yes:
         click.confirm(f"Replace every circle and evening in {engine.url.database} with {path}?", abort=True)
+    with engine.connect() as conn:
+        known = retired.known_links(conn)
     if engine.dialect.name == "sqlite":
         sqlite_restore(engine, path)
     else:
         pg_restore(engine.url, path)
+    engine.dispose()  # every connection opens the restored data from here on
+    with engine.begin() as conn:
+        kept = retired.after_restore(conn, known)
+    if engine.dialect.name != "sqlite":
         stamp_watch.forget_everywhere(engine)  # the tables were replaced: no row trigger said so
         stamp_watch.honour_everywhere(engine)  # said done once no worker can answer from before
     engine.dispose()
     click.echo(f"Restored {path} (revision {revision}).")
+    if kept is None and known:
+        click.echo("Links made since that backup answer 'not found': its version keeps no retired links.")
+    elif kept:
+        click.echo(f"{kept} links the backup does not hold are kept as retired: a phone with one is told why.")
     if {revision} != _heads():
         click.echo("The backup is from an older version: run `flask db upgrade` before starting the app.")
 

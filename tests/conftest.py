@@ -43,6 +43,7 @@ TEST_LIMITS = {
     "LIMIT_NEW_CIRCLES": "100000 per hour",
     "LIMIT_WRONG_TOKENS": "100000 per hour",
     "LIMIT_EVENING_WRITES": "100000 per minute",
+    "LIMIT_IMPORTS": "100000 per hour",
 }
 
 
@@ -217,7 +218,7 @@ def _pg_suite_url(pg_databases: Callable[[], str]) -> Iterator[str]:
     migrate_to(url)
     yield url
     # every app the tests made was disposed: no stamps' listener (a thread and a connection each,
-    # `services.stamp_watch`) outlives the session's database
+    # `services.read.stamp_watch`) outlives the session's database
     deadline = time.monotonic() + 5
     while (left := [t for t in threading.enumerate() if t.name == "stamp-watch"]) and time.monotonic() < deadline:
         time.sleep(0.05)

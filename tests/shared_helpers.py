@@ -15,7 +15,9 @@ the same way: by module name (pytest puts each test folder, and this one, on the
   (every contract a row accepts), ``deck_for`` (a deck that deals rigged hands);
 - ``store_record``: a ``history.records.CircleRecord`` (e.g. ``history.sample``) written
   straight into the database as a new circle (statistics, purse and bench/history_web.py);
-  ``counted``: the SQL statements a block sends.
+  ``counted``: the SQL statements a block sends;
+- ``cpu_budget``: a block fails once it has spent so many seconds of this process's CPU
+  (not wall-clock time: a loaded machine does not make it flaky).
 """
 
 from __future__ import annotations
@@ -25,15 +27,16 @@ import itertools
 import os
 import random
 import re
+import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask
-from sqlalchemy import insert
+from sqlalchemy import Table, insert
 
 from scorekeeper.engine.actions import CONTRACTS
 from scorekeeper.game.cards import parse_cards
@@ -42,6 +45,9 @@ from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import BarrelRule, Row, RuleSet, Variant
 from scorekeeper.history.records import CircleRecord
 from scorekeeper.models import Circle, CutRow, EntryRow, Evening, Player, Seat, utcnow
+from scorekeeper.scoring.final import Result
+from scorekeeper.scoring.payouts import Payout
+from scorekeeper.services.read.snapshot import load_snapshot
 
 SOAK = os.environ.get("SCOREKEEPER_SOAK", "").strip().lower() in ("1", "true", "yes", "on")
 _ids = itertools.count(1)
@@ -266,7 +272,7 @@ def store_record(record: CircleRecord) -> tuple[str, str]:
     s.execute(insert(Seat), seats)
     s.execute(insert(EntryRow), entries)
     if cuts:
-        s.execute(insert(CutRow.__table__), cuts)
+        s.execute(insert(cast(Table, CutRow.__table__)), cuts)
     s.commit()
     assert db.session.get(Circle, circle.id) is not None
     return write, view
@@ -279,7 +285,7 @@ def counted() -> Iterator[list[str]]:
     from sqlalchemy import event
 
     from scorekeeper.extensions import db
-    from scorekeeper.services.stamp import Prepared
+    from scorekeeper.services.read.stamp import Prepared
 
     seen: list[str] = []
 
@@ -312,3 +318,32 @@ def bench_last_line(script: str, *args: str, timeout: int = 300) -> str:
         [sys.executable, str(bench), *args], capture_output=True, text=True, check=True, timeout=timeout
     ).stdout
     return out.strip().splitlines()[-1]
+
+
+class CpuBudgetExceeded(BaseException):
+    """A block spent more CPU than its budget (a BaseException: no ``except Exception`` hides it)."""
+
+
+@contextmanager
+def cpu_budget(seconds: float) -> Iterator[None]:
+    """Run the block with at most ``seconds`` of this process's CPU (``ITIMER_PROF``, user and
+    system time of every thread): past it, ``CpuBudgetExceeded`` is raised inside the block.
+    Main thread only (where Python runs signal handlers)."""
+
+    def over(_signum: int, _frame: Any) -> None:
+        raise CpuBudgetExceeded(f"more than {seconds} s of CPU")
+
+    previous = signal.signal(signal.SIGPROF, over)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+def settled(evening: Evening) -> tuple[Result, Payout] | None:
+    """The evening's final standing and money as its snapshot holds them (the one read of an
+    evening; ``None`` while undecided)."""
+    snap = load_snapshot(evening)
+    return None if snap.result is None or snap.payout is None else (snap.result, snap.payout)

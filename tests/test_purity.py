@@ -17,7 +17,7 @@ import textwrap
 import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from flask import Flask
@@ -119,6 +119,70 @@ def test_the_services_import_nothing_from_flask() -> None:
     """Configuration comes in as arguments; only ``extensions.db`` (the session) is shared."""
     assert crossing("services", lambda target: target.split(".")[0] in FLASKISH) == []
     assert crossing("services", _under("scorekeeper.web", "scorekeeper.api", "scorekeeper.present")) == []
+
+
+# --- the services stand in three wings: use cases (the top of services/), the read models
+# (services/read/) and the write machinery (services/store/); errors.py is the refusals all share ---
+SERVICES = PACKAGE / "services"
+WINGS = ("read", "store")
+
+
+def use_cases() -> list[str]:
+    """The use-case modules: every module at the top of services/ but its face and its errors."""
+    return sorted(
+        f"scorekeeper.services.{p.stem}" for p in SERVICES.glob("*.py") if p.stem not in ("__init__", "errors")
+    )
+
+
+def test_the_services_stand_in_three_wings() -> None:
+    folders = sorted(p.name for p in SERVICES.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert folders == sorted(WINGS)
+    for wing in WINGS:  # each wing says what its modules hold
+        face = (SERVICES / wing / "__init__.py").read_text(encoding="utf-8")
+        doc = ast.get_docstring(ast.parse(face)) or ""
+        held = sorted(p.stem for p in (SERVICES / wing).glob("*.py") if p.stem != "__init__")
+        assert held and [m for m in held if f"``{m}``" not in doc] == [], wing
+    assert {"scorekeeper.services.evenings", "scorekeeper.services.housekeeping"} <= set(use_cases())
+
+
+def test_the_read_models_import_no_use_case() -> None:
+    """A read model may stand on the write machinery (the session) and the errors, never on a use
+    case: what a page reads cannot depend on how a change is made."""
+    assert crossing("services/read", _under(*use_cases())) == []
+
+
+def test_the_write_machinery_imports_no_use_case_and_no_read_model() -> None:
+    """The write machinery stands below both other wings (the transaction, the queue, request
+    digests, secret links): the read models stand on it, never the other way round."""
+    assert crossing("services/store", _under(*use_cases(), "scorekeeper.services.read")) == []
+
+
+def test_a_use_case_imported_by_a_read_model_is_caught() -> None:
+    found = imports_in("from .. import evenings\n", "scorekeeper.services.read.memory")
+    assert [t for t in found if _under(*use_cases())(t)] == ["scorekeeper.services.evenings"]
+
+
+def test_no_service_module_hands_on_another_modules_names() -> None:
+    """What a services module lists in ``__all__`` it defines itself: a caller imports a name from
+    its real home (strict mypy refuses a name a module only imported and does not list)."""
+    handed_on = []
+    for path in sorted(SERVICES.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defined: set[str] = set()
+        listed: list[str] = []
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                defined.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = {t.id for t in targets if isinstance(t, ast.Name)}
+                defined |= names
+                if "__all__" in names and isinstance(node.value, (ast.List, ast.Tuple)):
+                    listed = [
+                        e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+                    ]
+        handed_on += [f"{path.relative_to(PACKAGE)}: {n}" for n in listed if n not in defined]
+    assert handed_on == []
 
 
 def test_the_engine_never_imports_scoring() -> None:
@@ -266,12 +330,12 @@ def _ours(value: Any) -> bool:
 
 def test_no_template_global_filter_or_context_processor_calls_a_service(app: Flask) -> None:
     env = app.jinja_env
-    functions = [v for table in (env.globals, env.filters, env.tests) for v in table.values() if _ours(v)]
+    functions: list[Any] = [v for table in (env.globals, env.filters, env.tests) for v in table.values() if _ours(v)]
     processors = [p for group in app.template_context_processors.values() for p in group]
     functions += [p for p in processors if _ours(p)]
     with app.test_request_context("/"):
         for processor in processors:
-            functions += [v for v in processor().values() if _ours(v)]
+            functions += [v for v in cast(dict[str, Any], processor()).values() if _ours(v)]
     assert functions, "no template helpers found: the scan would prove nothing"
     assert [bad for fn in functions for bad in reaches_services(fn)] == []
     assert not any(name.startswith("digital_") for name in env.globals)  # the old service-calling globals

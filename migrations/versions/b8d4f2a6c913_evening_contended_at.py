@@ -6,7 +6,7 @@ Create Date: 2026-12-01 14:10:00.000000
 
 issue 15 (fair writes across workers): a write refused because another phone's hand came first
 notes the moment here; for a short while after it, a write on the fresh version yields once, so
-the phones that just lost get an equal chance (``services.turns.hold_off``). A hint, never an
+the phones that just lost get an equal chance (``services.store.write_queue.hold_off``). A hint, never an
 input: not exported, and NULL (no race seen) for existing evenings.
 
 """

@@ -5,7 +5,7 @@ Revises: b8d4f2a6c913
 Create Date: 2026-12-01 16:00:00.000000
 
 issue 15: on PostgreSQL each process keeps what the fast poll's one statement answered
-(``services.stamp_watch``) and drops a circle's entries when told. These triggers tell it:
+(``services.read.stamp_watch``) and drops a circle's entries when told. These triggers tell it:
 ``NOTIFY scorekeeper_stamp, 'c:<circle id>'`` whenever a row that statement reads changes (its
 columns, listed per table below; a test holds the list against the statement), ``'*'`` on a
 TRUNCATE. PostgreSQL folds the same notification within one transaction into one. SQLite: nothing

@@ -30,6 +30,8 @@ from ..extensions import csrf
 from ..game.errors import RuleError
 from ..services import evenings as svc
 from ..services.errors import StaleVersion
+from ..services.read import snapshot
+from ..services.read.replay import ruleset_of
 from . import (  # noqa: F401  (the views register themselves)
     routes_circle,
     routes_data,
@@ -65,9 +67,9 @@ def _rule_error(err: RuleError) -> Response:
     evening = g.get("api_evening")
     if evening is None:
         return rule_error_response(err)
-    ruleset = svc.ruleset_of(evening)
+    ruleset = ruleset_of(evening)
     if isinstance(err, StaleVersion):  # the fresh slate, read after the failed write rolled back
-        fresh = svc.load_snapshot(svc.get_evening(g.api_circle, g.api_evening_id))
+        fresh = snapshot.load_snapshot(svc.get_evening(g.api_circle, g.api_evening_id))
         extra = {"version": fresh.version, "slate": slate_dict(fresh)}
         return rule_error_response(err, ruleset, list(fresh.names), extra)
     return rule_error_response(err, ruleset, list(svc.names_of(evening)), {})

@@ -3,7 +3,10 @@
 ``Authorization: Bearer <token>`` (preferred) or ``X-Circle-Token: <token>``. The
 write token may read and write; the view token only reads (403 on a write). A token
 that opens no circle and an evening that is not in the circle both answer 404 with
-the same body, so nothing can be probed.
+the same body, so nothing can be probed. A token that opened the circle once (replaced,
+its circle deleted, not in a restored backup: ``services.retired``) answers 410 with its
+code (``link_replaced``, ``circle_deleted``, ``link_not_in_backup``) and is not counted
+as a guess.
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@ from ..game.contracts import Contract
 from ..game.hand_entry import HandEntry
 from ..models import Circle, Evening
 from ..services import evenings as svc
-from ..services import tx
+from ..services.read import snapshot
+from ..services.store import tx
 from .auth import can_write_now
 from .errors import ApiError
 from .registry import PREFIX, ApiRoutes, parameter
@@ -26,7 +27,8 @@ QUERY_VERSION = parameter("v", "query", {"type": "integer"}, "The version the cl
 
 
 def load_evening(circle: Circle, evening_id: str) -> Evening:
-    """The circle's evening (NotFound otherwise); remembered for translating errors."""
+    """The circle's evening (NotFound otherwise; ``EveningDeleted``, 410, for an evening deleted as a
+    test); remembered for translating errors."""
     evening = svc.get_evening(circle, evening_id)
     g.api_circle = circle
     g.api_evening_id = evening_id
@@ -50,12 +52,12 @@ def evening_answer(evening: Evening, status: int = 200) -> Response:
     to the fault handler, which says that the change was saved.
     """
     try:
-        snap = svc.load_snapshot(evening)
+        snap = snapshot.load_snapshot(evening)
     except DBAPIError:
         if tx.outcome() != tx.SAVED:
             raise
         tx.session().rollback()
-        snap = svc.load_snapshot(evening)
+        snap = snapshot.load_snapshot(evening)
     return answer(evening_dict(snap, can_write=can_write_now()), status)
 
 

@@ -11,7 +11,12 @@ Status per error class:
 - 404 unknown route, circle, evening (``NotFound``: one answer for a wrong token and
   an unknown evening, so nothing can be probed);
 - 405 method, 413 body too large, 415 not ``application/json``;
-- 409 stale ``expected_version`` (``StaleVersion``); 422 any other ``RuleError``.
+- 409 stale ``expected_version`` (``StaleVersion``);
+- 410 a token that opened the circle once and no longer does (``LinkGone``: ``link_replaced``,
+  ``circle_deleted``, ``link_not_in_backup``; never counted as a guess by the rate limiter), and
+  an evening deleted as a test (``EveningDeleted``, code ``evening_deleted``: every read and
+  write of it, until the deletion is taken back);
+- 422 any other ``RuleError``.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from ..game.contracts import Contract
 from ..game.errors import RuleError
 from ..game.rulesets import RuleSet
 from ..present.errors import error_text
-from ..services.errors import Forbidden, NotFound, StaleVersion
+from ..services.errors import EveningDeleted, Forbidden, LinkGone, NotFound, StaleVersion
 
 # Messages of the API's own codes (rules bring their own, from the core).
 MESSAGES: dict[str, Any] = {
@@ -41,6 +46,7 @@ MESSAGES: dict[str, Any] = {
     "unknown_field": _l("The field %(field)s is not known here."),
     "invalid_value": _l("The field %(field)s has a value that is not allowed."),
     "options_invalid": _l("These options do not fit together: %(reason)s"),
+    "rules_invalid": _l("The rule set is not valid (%(field)s): %(reason)s"),
     "token_required": _l("Send the circle's token in the Authorization header (Bearer) or in X-Circle-Token."),
     "not_found": _l("Not found."),
     "read_only": _l("This token is read-only: it shows the circle but cannot change it."),
@@ -88,6 +94,7 @@ STATUS: dict[str, int] = {
     "too_large": 413,
     "unsupported_media_type": 415,
     "options_invalid": 422,
+    "rules_invalid": 422,
     "internal": 500,
 }
 
@@ -149,6 +156,8 @@ def rule_status(err: RuleError) -> int:
         return 403
     if isinstance(err, StaleVersion):
         return 409
+    if isinstance(err, (LinkGone, EveningDeleted)):
+        return 410
     return 422
 
 

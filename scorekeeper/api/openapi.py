@@ -14,9 +14,13 @@ ERRORS: dict[int, str] = {
     403: "The token is read-only",
     404: "Unknown circle token, evening, or route (one answer for all)",
     405: "Method not allowed",
+    410: "The token opened this circle once and no longer does (code link_replaced: a new one took its place; "
+    "circle_deleted; link_not_in_backup: the data was restored from an older backup); not counted as a guess. "
+    "Or the evening was deleted as a test (code evening_deleted): every read and write of it is refused "
+    "until the deletion is taken back (housekeeping)",
     413: "Body too large",
     415: "Content-Type is not application/json",
-    429: "Rate limit reached (code rate_limited; see Retry-After): too many new circles or wrong tokens "
+    429: "Rate limit reached (code rate_limited; see Retry-After): too many new circles, imports or wrong tokens "
     "from this address, or too many writes to this evening",
 }
 
@@ -68,9 +72,11 @@ def _operation(op: Operation) -> dict[str, Any]:
     if documented is not None:
         codes += [400, 413, 415]
     if op.auth != "none":
-        codes += [401, 404]
+        codes += [401, 404, 410]
     if op.auth == "write":
         codes.append(403)
+    if "/evenings/<evening_id>" in op.rule or op.rule.startswith("/tables/"):
+        codes.append(410)
     for status in sorted(codes):
         responses.setdefault(str(status), {"description": ERRORS[status], "content": _content("Error")})
     out["responses"] = responses

@@ -7,13 +7,14 @@ from typing import Any
 from flask import url_for
 from werkzeug.wrappers import Response
 
-from ..game.errors import RuleError
-from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of
+from ..game.errors import N_, RuleError
+from ..game.rulesets import RuleSet, Variant, default_ruleset, rules_from_dict, stake_of
 from ..models import Circle
 from ..present.errors import error_text
 from ..services import circles as circle_service
 from ..services import evenings as svc
-from .auth import can_write_now
+from ..services.read import listings
+from .auth import can_write_now, token_from_request
 from .blueprint import answer, evening_answer, routes
 from .errors import ApiError
 from .serialize import circle_dict, player_dict, players_of, record_dict, summary_dict
@@ -70,7 +71,7 @@ def circle(circle: Circle) -> Response:
     responses={200: ("The new write token (shown once)", "WriteTokenRenewed")},
 )
 def new_write_token(circle: Circle) -> Response:
-    token = circle_service.new_write_link(circle)
+    token = circle_service.new_write_link(circle, token_from_request())  # the onlookers link stays shown
     return answer({"circle": circle_dict(circle), "write_token": token})
 
 
@@ -85,7 +86,7 @@ def new_write_token(circle: Circle) -> Response:
     responses={200: ("The new view token (shown once)", "ViewTokenRenewed")},
 )
 def new_view_token(circle: Circle) -> Response:
-    token = circle_service.new_view_link(circle)
+    token = circle_service.new_view_link(circle, token_from_request())  # kept for the circle page to show
     return answer({"circle": circle_dict(circle), "view_token": token})
 
 
@@ -118,7 +119,7 @@ def add_player(circle: Circle, body: dict[str, Any]) -> Response:
     responses={200: ("Records of every player, by name", "PlayerRecords")},
 )
 def records(circle: Circle) -> Response:
-    return answer({"records": [record_dict(r) for r in circle_service.player_records(circle)]})
+    return answer({"records": [record_dict(r) for r in listings.player_records(circle)]})
 
 
 @routes.operation(
@@ -129,7 +130,7 @@ def records(circle: Circle) -> Response:
     responses={200: ("Evening summaries (result and money once decided)", "EveningList")},
 )
 def evenings(circle: Circle) -> Response:
-    return answer({"evenings": [summary_dict(s) for s in circle_service.history(circle)]})
+    return answer({"evenings": [summary_dict(s) for s in listings.history(circle)]})
 
 
 @routes.operation(
@@ -157,7 +158,12 @@ def variants() -> Response:
 
 
 def ruleset_from(body: dict[str, Any]) -> RuleSet:
-    """The rule set of a start request: the variant's defaults adjusted by the options given."""
+    """The rule set of a start request: ``rules`` (checked by the rules; 422 ``rules_invalid``
+    naming the field), else the variant's defaults adjusted by the options given."""
+    if "rules" in body:
+        return rules_of(body)
+    if "variant" not in body:
+        raise ApiError("missing_field", field="variant")
     variant = Variant(body["variant"])
     options: dict[str, Any] = body.get("options") or {}
     stake_in: dict[str, Any] = body.get("stake") or {}
@@ -183,6 +189,23 @@ def ruleset_from(body: dict[str, Any]) -> RuleSet:
         raise ApiError("options_invalid", reason=error_text(err), rule=err.code) from None
 
 
+def rules_of(body: dict[str, Any]) -> RuleSet:
+    """A start request's ``rules``: alone (no ``options`` or ``stake`` beside it; a ``variant``
+    beside it is the rules' own), read and checked by ``rulesets.rules_from_dict``."""
+    rules: dict[str, Any] = body["rules"]
+    for extra in ("options", "stake"):
+        if extra in body:
+            raise ApiError("invalid_value", field=extra)  # the rule set holds its options and stake
+    try:
+        ruleset = rules_from_dict(rules)
+        if body.get("variant", ruleset.variant.value) != ruleset.variant.value:
+            raise RuleError(N_("The rule set's %(field)s is not valid."), "rules_field", field="variant")
+    except RuleError as err:  # the reason in the caller's language, its field and rule's code beside it
+        field = str(err.params.get("field", "rules"))
+        raise ApiError("rules_invalid", field=field, reason=error_text(err), rule=err.code) from None
+    return ruleset
+
+
 @routes.operation(
     "/evenings",
     "POST",
@@ -190,8 +213,9 @@ def ruleset_from(body: dict[str, Any]) -> RuleSet:
     tag="evenings",
     auth="write",
     body="EveningStart",
-    description="Variant, options, players in seat order, first dealer and stake. A repeated "
-    "`request_id` returns the evening it started (no second evening).",
+    description="Variant, options, players in seat order, first dealer and stake; or instead of variant, "
+    "options and stake a whole rule set as `rules` (the `rules` of another evening start the next unchanged). "
+    "A repeated `request_id` returns the evening it started (no second evening).",
     responses={
         201: ("The new evening (Location: its URL)", "Evening"),
         422: ("Players, dealer or options break a rule", "Error"),

@@ -4,11 +4,14 @@ circle for good, import a past evening from a paper slate."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from functools import partial
+from typing import Any, Final
 
 from flask import current_app, request, url_for
 from werkzeug.wrappers import Response
+from werkzeug.wsgi import get_input_stream
 
+from ..downloads import download
 from ..game.contracts import Contract
 from ..game.errors import RuleError
 from ..history.export import FORMAT, VERSION
@@ -22,6 +25,8 @@ from .errors import ApiError, rule_error_response
 from .registry import parameter
 from .routes_circle import ruleset_from
 from .serialize import circle_dict
+
+PIECE: Final = 64 * 1024  # an import body is read in pieces this large
 
 QUERY_FORMAT = parameter(
     "format", "query", {"type": "string", "enum": ["json", "csv"]}, "`json` (default, restorable) or `csv`."
@@ -39,12 +44,7 @@ IMPORT_EXAMPLE: dict[str, Any] = {
 
 
 def _download(exported: restore.Exported) -> Response:
-    response = Response(exported.text, mimetype=exported.media_type.split(";")[0])
-    if "charset" in exported.media_type:
-        response.headers["Content-Type"] = exported.media_type
-    response.headers["Content-Disposition"] = f'attachment; filename="{exported.filename}"'
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return download(exported.text, exported.media_type, exported.filename)
 
 
 @routes.operation(
@@ -76,12 +76,17 @@ def export_circle(circle: Circle) -> Response:
     tag="circles",
     auth="none",
     raw_body="CircleExport",
-    description="The body is a JSON export file (any format version up to this one). It is checked whole before "
-    "anything is written; the new circle gets new links and ids. This endpoint takes bodies up to "
-    "`IMPORT_MAX_BYTES` (32 MiB by default; 500 evenings typed by hand are some 4 MB), the others 64 KiB.",
+    description="The body is a JSON export file (any format version up to this one). It is checked whole, by the "
+    "rules of the writes it replays, before anything is written; the new circle gets new links and ids. This "
+    "endpoint takes bodies up to `IMPORT_MAX_BYTES` (32 MiB by default; 500 evenings typed by hand are some 4 MB), "
+    "the others 64 KiB; a body is read as it arrives and refused (413) as soon as it passes the limit, chunked or "
+    "not, and (422) at its first bytes if it cannot be JSON. Every import counts against the imports limit of the "
+    "caller's address (`LIMIT_IMPORTS`, refused ones too); a server reads one file at a time per process and "
+    "answers another 503 with `Retry-After`.",
     responses={
         201: ("The new circle, its two tokens (shown once) and its links", "CircleImported"),
         422: ("The file is not an export, is damaged, newer, or does not add up: nothing written", "Error"),
+        503: ("Another file is being read just now (code import_busy, see Retry-After): nothing written", "Error"),
     },
     example=IMPORT_EXAMPLE,
 )
@@ -91,8 +96,17 @@ def import_circle() -> Response:
     limit = int(current_app.config["IMPORT_MAX_BYTES"])
     if request.content_length is not None and request.content_length > limit:
         raise ApiError("too_large")
-    request.max_content_length = limit  # this endpoint only: an export of a large circle
-    circle, write_token, view_token = restore.restore(request.get_data(cache=False))
+    # this endpoint only: an export of a large circle, read in pieces (a chunked body too)
+    stream = get_input_stream(request.environ, max_content_length=limit + 1)
+    try:
+        circle, write_token, view_token = restore.restore_upload(iter(partial(stream.read, PIECE), b""), limit=limit)
+    except restore.TooLarge:
+        raise ApiError("too_large") from None
+    except restore.ImportBusy as err:
+        busy = rule_error_response(err)
+        busy.status_code = 503
+        busy.headers["Retry-After"] = str(restore.RETRY_AFTER_S)
+        return busy
     links = {
         "write": url_for("circles.circle", token=write_token, _external=True),
         "view": url_for("circles.circle", token=view_token, _external=True),

@@ -10,7 +10,8 @@ from werkzeug.wrappers import Response
 from ..models import Circle
 from ..scoring.final import Cut
 from ..services import evenings as svc
-from ..services import outlook as outlook_svc
+from ..services.read import outlook as outlook_svc
+from ..services.read import snapshot
 from .blueprint import PATH_EVENING, QUERY_VERSION, answer, evening_answer, hand_from_body, load_evening, routes
 from .registry import parameter
 from .serialize import cut_dict, entries_dict, log_dict, outlook_dict, slate_dict, standing_dict, tie_dict
@@ -85,7 +86,7 @@ def answer_empty(etag: str) -> Response:
     query=(PATH_EVENING,),
 )
 def slate(circle: Circle, evening_id: str) -> Response:
-    return answer(slate_dict(svc.load_snapshot(load_evening(circle, evening_id))))
+    return answer(slate_dict(snapshot.load_snapshot(load_evening(circle, evening_id))))
 
 
 @routes.operation(
@@ -97,7 +98,7 @@ def slate(circle: Circle, evening_id: str) -> Response:
     query=(PATH_EVENING,),
 )
 def entries(circle: Circle, evening_id: str) -> Response:
-    return answer(entries_dict(svc.load_snapshot(load_evening(circle, evening_id))))
+    return answer(entries_dict(snapshot.load_snapshot(load_evening(circle, evening_id))))
 
 
 @routes.operation(
@@ -107,7 +108,8 @@ def entries(circle: Circle, evening_id: str) -> Response:
     tag="slate",
     auth="write",
     body="HandInput",
-    description="Idempotent by `request_id`: a repeat records nothing and answers the evening.",
+    description="Idempotent by `request_id`: a repeat records nothing and answers the evening. The hand that "
+    "fills the last cell ends the evening (`status` `ended`), unless a tie still waits for its cut.",
     responses={200: ("The evening with the hand on its slate", "Evening"), **WRITE},
     query=(PATH_EVENING,),
     example=HAND_EXAMPLE,
@@ -161,7 +163,7 @@ def correct_entry(circle: Circle, evening_id: str, index: int, body: dict[str, A
     query=(PATH_EVENING,),
 )
 def corrections(circle: Circle, evening_id: str) -> Response:
-    snap = svc.load_snapshot(load_evening(circle, evening_id))
+    snap = snapshot.load_snapshot(load_evening(circle, evening_id))
     return answer({"version": snap.version, "items": [log_dict(item) for item in snap.corrections]})
 
 
@@ -193,7 +195,7 @@ def undo(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     query=(PATH_EVENING,),
 )
 def cuts(circle: Circle, evening_id: str) -> Response:
-    snap = svc.load_snapshot(load_evening(circle, evening_id))
+    snap = snapshot.load_snapshot(load_evening(circle, evening_id))
     return answer(
         {
             "version": snap.version,
@@ -245,7 +247,10 @@ def draw_cuts(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response
     tag="evenings",
     auth="write",
     body="EndInput",
-    description="Ties still without a cut are cut by a recorded random draw.",
+    description="Ties still without a cut are cut by a recorded random draw. An evening is also over without "
+    "this call once its last cell is filled and every tie cut (the write that did it ended it): ending it "
+    "again changes nothing and answers the evening. `counts_in_money` (ending early) is part of the request: "
+    "the same `request_id` saying otherwise is 422 `request_id_reused`.",
     responses={200: ("The ended evening with its result and money", "Evening"), **WRITE},
     query=(PATH_EVENING,),
     example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-end-1", "early": True},
@@ -269,7 +274,8 @@ def end(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     tag="evenings",
     auth="write",
     body="Action",
-    description="Back to open (version + 1); entries and cuts stay. End it again afterwards.",
+    description="Back to open (version + 1); entries and cuts stay. A correction that leaves every cell filled "
+    "(and every tie cut) ends it again; otherwise end it again afterwards.",
     responses={200: ("The evening, open again", "Evening"), **WRITE},
     query=(PATH_EVENING,),
     example={**ACTION_EXAMPLE, "request_id": "4f7c0d0e-reopen-1"},
@@ -289,7 +295,7 @@ def reopen(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     query=(PATH_EVENING,),
 )
 def result(circle: Circle, evening_id: str) -> Response:
-    return answer(standing_dict(svc.load_snapshot(load_evening(circle, evening_id))))
+    return answer(standing_dict(snapshot.load_snapshot(load_evening(circle, evening_id))))
 
 
 @routes.operation(
@@ -305,8 +311,12 @@ def result(circle: Circle, evening_id: str) -> Response:
     query=(PATH_EVENING,),
 )
 def outlook(circle: Circle, evening_id: str) -> Response:
-    snap = svc.load_snapshot(load_evening(circle, evening_id))
-    return answer(outlook_dict(outlook_svc.outlook_of(snap, circle), snap.ruleset.variant.value))
+    snap = snapshot.load_snapshot(load_evening(circle, evening_id))
+    return answer(
+        outlook_dict(
+            outlook_svc.outlook_of(snap, circle), snap.ruleset.variant.value, odds_known=snap.ruleset.is_preset
+        )
+    )
 
 
 @routes.operation(

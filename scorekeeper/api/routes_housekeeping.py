@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response
 from ..history.records import Housekeeping
 from ..models import Circle
 from ..services import housekeeping as hk
+from ..services.read import who_is_who
 from .blueprint import answer, routes
 from .errors import ApiError
 
@@ -46,8 +47,8 @@ def _need(body: dict[str, Any], field: str) -> Any:
     responses={200: ("Every change, newest first, and whether it is still in force", "HousekeepingLog")},
 )
 def housekeeping_log(circle: Circle) -> Response:
-    state = hk.folded(circle)
-    items = [change_dict(c.event, in_force=c.in_force, undone_by=c.undone_by) for c in hk.changes(state)]
+    state = who_is_who.folded(circle)
+    items = [change_dict(c.event, in_force=c.in_force, undone_by=c.undone_by) for c in who_is_who.changes(state)]
     return answer({"changes": items})
 
 
@@ -60,12 +61,17 @@ def housekeeping_log(circle: Circle) -> Response:
     body="HousekeepingInput",
     description="`rename`: `player` is called `name`. `merge`: `player` is the same person as `into` (her "
     "evenings, money and ratings become `into`'s). `delete_evening`: `evening` (its public id) was a test and "
-    "counts nowhere. `undo`: takes back the change `undoes`. Nothing is erased; a repeated `request_id` "
-    "answers the change already written.",
+    "counts nowhere (it is left out of every list, and every read and write of it answers 410 "
+    "`evening_deleted`). `undo`: takes back the change `undoes` (an undone delete brings the evening back "
+    "as it was). Nothing is erased; a repeated `request_id` answers the change already written, the same "
+    "`request_id` with another body is 422 `request_id_reused`.",
     responses={
         201: ("The change as written", "HousekeepingChange"),
         400: ("A field the kind needs is missing", "Error"),
-        422: ("The change breaks a rule (name taken, players of one table, ...)", "Error"),
+        422: (
+            "The change breaks a rule (name taken, players of one table, ...), or `request_id_reused`",
+            "Error",
+        ),
     },
     example=CHANGE_EXAMPLE,
 )

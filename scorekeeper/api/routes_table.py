@@ -18,23 +18,21 @@ from typing import Any
 from flask import current_app, request
 from werkzeug.wrappers import Response
 
-from ..bots import LEVELS
-from ..engine import format_action, parse_action
+from ..engine import parse_action
 from ..game.errors import N_, RuleError
 from ..hosting import absolute_url
 from ..models import Circle, DigitalTable
 from ..present.errors import error_text
-from ..present.seat import rows_open_now
 from ..services import digital_table as svc
-from ..services import evenings
 from ..services import seats as seat_svc
 from ..services.digital_table import StaleTable, TableState
 from ..services.errors import Forbidden
+from ..services.read.replay import ruleset_of
 from .blueprint import PATH_EVENING, QUERY_VERSION, answer, load_evening, routes
 from .errors import error_body, rule_error_response
 from .registry import parameter
-from .shape_parts import BOOL, INT, STR, nullable, obj, ref
-from .shapes import SCHEMAS
+from .serialize import Json, seat_state_dict, seat_token_dict, table_dict
+from .shapes_requests import LEVEL
 
 SEAT_HEADER = "X-Seat-Token"
 SEAT_TOKEN_PARAM = parameter(
@@ -46,13 +44,6 @@ SEAT_TOKEN_PARAM = parameter(
 )
 PATH_TABLE = parameter("table_id", "path", {"type": "string"}, "The table's public id.")
 PATH_SEAT = parameter("seat", "path", {"type": "integer", "minimum": 0}, "Seat number, 0-based, in playing order.")
-LEVEL = {
-    "type": "string",
-    "enum": list(LEVELS),
-    "description": "The computer players' level: `easy` (the rule-based player, instant), `normal` "
-    "(search, ~300 ms a move), `strong` (longer search, up to ~1 s a move). "
-    "Default: the server's (`normal`).",
-}
 QUERY_LEVEL = parameter("level", "query", LEVEL)
 SEAT_ERRORS = {
     403: ("No, unknown or replaced seat token", "Error"),
@@ -60,143 +51,14 @@ SEAT_ERRORS = {
     409: ("Stale `expected_seq`: nothing changed", "Error"),
     422: ("Out of turn, or an illegal card or choice (the engine's reason)", "Error"),
 }
-EXPECTED_SEQ = {
-    "type": "integer",
-    "minimum": 0,
-    "description": "The number of actions in the hand so far (`seq` of the seat state).",
-}
-
-SCHEMAS.update(
-    {
-        "TableOpen": obj(
-            {
-                "computers": {
-                    "type": "array",
-                    "items": INT,
-                    "maxItems": 4,
-                    "description": "Seats given to computer players.",
-                },
-                "level": LEVEL,
-            },
-            [],
-        ),
-        "SeatJoin": obj({"token": {"type": "string", "minLength": 1, "maxLength": 128}}),
-        "TableChoice": obj(
-            {
-                "expected_seq": EXPECTED_SEQ,
-                "action": {
-                    "type": ["integer", "string"],
-                    "maxLength": 100,
-                    "description": "An action id from `legal_actions`, or its notation from "
-                    "`choices` (`pass`, `seich`, `suit_H=suit:H`, `block:obenabe`).",
-                },
-            }
-        ),
-        "TablePlay": obj(
-            {
-                "expected_seq": EXPECTED_SEQ,
-                "card": {"type": "string", "maxLength": 8, "description": "A card in notation: `H9`, `SA`, `DT`."},
-            }
-        ),
-        "TableSeat": obj(
-            {
-                "seat": INT,
-                "name": STR,
-                "computer": BOOL,
-                "joined": BOOL,
-                "level": nullable(
-                    {
-                        "type": "string",
-                        "enum": [*LEVELS, None],
-                        "description": "A computer seat's level (null for a human seat).",
-                    }
-                ),
-                "failed": {
-                    **BOOL,
-                    "description": "The computer in this seat could not move: the hand waits until the seat is "
-                    "given to the computer again (a retry) or to a phone (a new seat token).",
-                },
-            }
-        ),
-        "Table": obj(
-            {
-                "id": STR,
-                "status": STR,
-                "version": INT,
-                "hand": INT,
-                "dealer": nullable(INT),
-                "to_move": nullable(INT),
-                "hand_over": BOOL,
-                "seats": {"type": "array", "items": ref("TableSeat")},
-            }
-        ),
-        "EveningTable": obj({"table": nullable(ref("Table"))}),
-        "SeatTokenIssued": obj(
-            {"seat": INT, "token": STR, "link": STR},
-            description="Shown once; the seat's previous token no longer works.",
-        ),
-        "SeatState": obj(
-            {
-                "table_id": STR,
-                "status": STR,
-                "version": INT,
-                "seq": INT,
-                "seat": INT,
-                "names": {"type": "array", "items": STR},
-                "choices": {"type": "array", "items": STR, "description": "The legal actions in notation, same order."},
-                "view": {"type": "object", "description": "The engine's view of this seat (its own hand only)."},
-                "failed_computers": {
-                    "type": "array",
-                    "items": INT,
-                    "description": "Computer seats that could not move: the hand waits for the organiser.",
-                },
-            },
-        ),
-    }
-)
 
 
-def _table_dict(st: TableState, names: list[str]) -> dict[str, Any]:
-    t = st.table
-    return {
-        "id": t.public_id,
-        "status": t.status,
-        "version": t.version,
-        "hand": 0 if st.hand is None else st.hand.number,
-        "dealer": None if st.hand is None else st.hand.dealer,
-        "to_move": st.to_move(),
-        "hand_over": st.hand_over,
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": names[s.seat],
-                "computer": s.computer,
-                "joined": s.joined_at is not None,
-                "level": s.level if s.computer else None,
-                "failed": s.seat in st.failed,
-            }
-            for s in seat_svc.seats(t)
-        ],
-    }
+def _table(st: TableState) -> Json:
+    return table_dict(st, seat_svc.seats(st.table), list(st.names))
 
 
-def _names(table: DigitalTable) -> list[str]:
-    return list(evenings.names_of(table.evening))
-
-
-def seat_state(st: TableState, seat: int) -> dict[str, Any]:
-    view = st.view(seat)
-    return {
-        "table_id": st.table.public_id,
-        "status": st.table.status,
-        "version": st.table.version,
-        "seq": st.seq,
-        "seat": seat,
-        "names": _names(st.table),
-        "choices": [] if view is None else [format_action(a, st.ruleset) for a in view.legal_actions],
-        "view": {} if view is None else {**view.to_dict(), "open_rows": rows_open_now(st.ruleset, view)},
-        "failed_computers": sorted(st.failed),
-    }
+def seat_state(st: TableState, seat: int) -> Json:
+    return seat_state_dict(st, seat, list(st.names))
 
 
 def _error(err: RuleError, table: DigitalTable | None = None) -> Response:
@@ -204,8 +66,8 @@ def _error(err: RuleError, table: DigitalTable | None = None) -> Response:
         return answer(error_body("seat_token", error_text(err), {}), 403)
     if table is None:
         return rule_error_response(err)
-    ev = table.evening
-    response = rule_error_response(err, evenings.ruleset_of(ev), _names(table))
+    now = svc.load(table)
+    response = rule_error_response(err, now.ruleset, list(now.names))
     if isinstance(err, StaleTable):
         response.status_code = 409
     return response
@@ -231,7 +93,7 @@ def evening_table(circle: Circle, evening_id: str) -> Response:
     table = svc.open_table_of(ev)
     if table is None:
         return answer({"table": None})
-    return answer({"table": _table_dict(svc.run_computers(table), list(evenings.names_of(ev)))})
+    return answer({"table": _table(svc.load(table))})
 
 
 @routes.operation(
@@ -249,14 +111,14 @@ def evening_table(circle: Circle, evening_id: str) -> Response:
 )
 def open_table(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     ev = load_evening(circle, evening_id)
-    n = evenings.ruleset_of(ev).n_players
+    n = ruleset_of(ev).n_players
     computers = set(body.get("computers", []))
     if any(not 0 <= c < n for c in computers):
         raise RuleError(N_("There is no seat %(seat)s at this table."), "seat_unknown", seat=max(computers))
     table = svc.open_table(
         ev, computers=computers, level=body.get("level") or current_app.config["TABLE_COMPUTER_LEVEL"]
     )
-    return answer({"table": _table_dict(svc.load(table), list(evenings.names_of(ev)))})
+    return answer({"table": _table(svc.load(table))})
 
 
 @routes.operation(
@@ -275,7 +137,7 @@ def seat_token(circle: Circle, evening_id: str, seat: int) -> Response:
     if table is None:
         raise RuleError(N_("No digital table is open for this evening."), "no_table")
     token = seat_svc.issue_seat_token(table, seat)
-    return answer({"seat": seat, "token": token, "link": absolute_url(f"/s/{token}")})
+    return answer(seat_token_dict(seat, token, absolute_url(f"/s/{token}")))
 
 
 @routes.operation(
@@ -299,7 +161,7 @@ def seat_computer(circle: Circle, evening_id: str, seat: int) -> Response:
     if table is None:
         raise RuleError(N_("No digital table is open for this evening."), "no_table")
     seat_svc.set_computer(table, seat, request.args.get("level") or current_app.config["TABLE_COMPUTER_LEVEL"])
-    return answer({"table": _table_dict(svc.run_computers(table), list(evenings.names_of(ev)))})
+    return answer({"table": _table(svc.run_computers(table))})
 
 
 # --- the seat token: join, read, choose, play ---------------------------------------------------
@@ -342,7 +204,7 @@ def seat_view(table_id: str) -> Response:
         table, seat = _seat()
     except RuleError as err:
         return _error(err)
-    st = svc.run_computers(table)
+    st = svc.load(table)  # a read: the computers moved in the write that made it their turn
     if request.args.get("v", type=int) == st.table.version:
         return Response(status=204)
     return answer(seat_state(st, seat))

@@ -1,4 +1,6 @@
-"""Plain JSON data for the API: the services' values and an evening's snapshot as dicts.
+"""Plain JSON data for the API, every body built here: the services' values, an evening's
+snapshot, the circle's memory (a player's statistics, the purse's ledger and settlements) and
+the digital table (a table, a seat's state, a seat token issued) as dicts.
 
 The shapes are ``shapes``' (the OpenAPI document shows them, the tests hold real
 answers against them). Words shown to a person (row names, side names, the barrel
@@ -7,19 +9,29 @@ rule) come from ``scorekeeper.present``, as on the pages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from ..engine import format_action
 from ..game.hand_entry import HandEntry
-from ..models import Circle, Player
-from ..present.labels import barrel_rule_text, row_label, side_labels
+from ..history.purse import Purse, settlements_in_force
+from ..history.ratings import Ladder, LadderRatings
+from ..history.records import Settlement
+from ..history.stats import CircleStats, HandRef, PlayerStats
+from ..models import Circle, Player, TableSeat
+from ..present.labels import barrel_rule_text, row_label, short_names, side_labels
+from ..present.seat import rows_open_now
 from ..scoring.final import Cut, Result, Tie
-from ..services import housekeeping
-from ..services.housekeeping import PlayerNow
-from ..services.outlook import EveningOutlook
-from ..services.records import EveningSummary, PlayerRecord
-from ..services.replay import LogItem
-from ..services.snapshot import EveningSnapshot
+from ..scoring.slate import Slate
+from ..services.digital_table import TableState
+from ..services.read import who_is_who
+from ..services.read.listings import EveningSummary, PlayerRecord
+from ..services.read.memory import Memory
+from ..services.read.outlook import EveningOutlook
+from ..services.read.replay import LogItem
+from ..services.read.snapshot import EveningSnapshot
+from ..services.read.who_is_who import PlayerNow
 
 Json = dict[str, Any]
 
@@ -38,7 +50,7 @@ def player_dict(player: Player | PlayerNow) -> Json:
 
 def players_of(circle: Circle) -> list[Json]:
     """The players in force under their names now (housekeeping applied), by name."""
-    return [player_dict(p) for p in housekeeping.players_now(housekeeping.folded(circle))]
+    return [player_dict(p) for p in who_is_who.players_now(who_is_who.folded(circle))]
 
 
 def hand_dict(entry: HandEntry) -> Json:
@@ -149,8 +161,22 @@ def slate_dict(snap: EveningSnapshot) -> Json:
         "match_marks": [list(m) for m in slate.match_marks],
         "open_rows": [slate.open_rows(side) for side in range(rs.n_sides)],
         "seich_used": sorted(slate.seich_used),
+        "seich_hands": [_seich_hand(slate, side) for side in range(rs.n_sides)],
+        "seich_calls": [
+            [_seich_at(slate, index) for index in slate.seich_all.get(side, ())] for side in range(rs.n_sides)
+        ],
         "turn": turn_dict(snap),
     }
+
+
+def _seich_at(slate: Slate, index: int) -> Json:
+    return {"hand": index + 1, "seat": slate.entries[index].declarer_seat}
+
+
+def _seich_hand(slate: Slate, side: int) -> Json | None:
+    """Where the side's first Seich went (``Slate.seich_hands``), as the slate page shows it."""
+    index = slate.seich_hands.get(side)
+    return None if index is None else _seich_at(slate, index)
 
 
 def result_dict(result: Result) -> Json:
@@ -189,7 +215,11 @@ def evening_dict(snap: EveningSnapshot, *, can_write: bool) -> Json:
         "variant": rs.variant.value,
         "can_write": can_write and snap.is_open,
         "ruleset": rs.to_dict(),
-        "players": [{"seat": seat, "name": name, "side": rs.side_of(seat)} for seat, name in enumerate(names)],
+        "rules": rs.rules_dict(),
+        "players": [
+            {"seat": seat, "name": name, "short": short, "side": rs.side_of(seat)}
+            for seat, (name, short) in enumerate(zip(names, short_names(names), strict=True))
+        ],
         "sides": [
             {"side": side, "seats": list(rs.seats_of(side)), "name": label}
             for side, label in enumerate(side_labels(rs, names))
@@ -219,12 +249,191 @@ def entries_dict(snap: EveningSnapshot) -> Json:
     return {"version": snap.version, "entries": [{"index": i, "hand": hand_dict(e)} for i, e in enumerate(entries)]}
 
 
-def outlook_dict(eo: EveningOutlook, variant: str) -> Json:
+def outlook_dict(eo: EveningOutlook, variant: str, *, odds_known: bool = True) -> Json:
     """The outlook as ``scoring.outlook`` defines it (``{"sides": [...], "rows": [...], ...}``);
-    the seed as 16 hex digits (it does not fit a JavaScript number)."""
+    the seed as 16 hex digits (it does not fit a JavaScript number). ``odds_known``: whether a
+    shipped table fits the rule set (``forecast.odds_known``), said also while hidden."""
     if eo.hidden or eo.outlook is None:
-        body: Json = {"variant": variant, "sides": [], "rows": [], "shared": None, "simulations": 0, "seed": None}
+        body: Json = {
+            "variant": variant,
+            "sides": [],
+            "rows": [],
+            "shared": None,
+            "simulations": 0,
+            "seed": None,
+            "odds_known": odds_known,
+        }
     else:
         body = eo.outlook.to_dict()
         body["seed"] = None if eo.outlook.seed is None else f"{eo.outlook.seed:016x}"
     return {"version": eo.version, "hidden": eo.hidden, **body, "history_hands": eo.history_hands}
+
+
+# --- the circle's memory -------------------------------------------------------------------------
+def hand_ref_dict(ref: HandRef) -> Json:
+    return {
+        "evening": ref.evening,
+        "ended_at": when(ref.ended_at),
+        "hand": ref.hand,
+        "row_key": ref.row_key,
+        "contract": ref.contract,
+        "points": ref.points,
+        "scored": ref.scored,
+        "value": ref.value,
+        "match": ref.match,
+        "countermatch": ref.countermatch,
+    }
+
+
+def player_stats_dict(
+    player_id: int, me: PlayerStats, st: CircleStats, ladders: Mapping[Ladder, LadderRatings], shown: Json
+) -> Json:
+    """A player's statistics, ratings, partners and opponents (``st`` holds her contract figures)."""
+    key = me.player
+
+    def other(pair: tuple[str, str]) -> int:
+        return int(pair[1] if pair[0] == key else pair[0])
+
+    return {
+        "player": {"id": player_id, "name": me.name},
+        "filter": shown,
+        "evenings": me.evenings,
+        "wins": me.wins,
+        "net_rappen": me.net_rappen,
+        "money_evenings": me.money_evenings,
+        "sticks": me.sticks,
+        "potatoes": me.potatoes,
+        "hands": me.hands,
+        "paper_cells": me.paper_cells,
+        "contracts": [
+            {
+                "kind": c.kind.value,
+                "hands": c.hands,
+                "points": c.points,
+                "average": c.average,
+                "matches": c.matches,
+                "countermatches": c.countermatches,
+                "match_rate": c.match_rate,
+                "countermatch_rate": c.countermatch_rate,
+                "best": hand_ref_dict(c.best),
+                "worst": hand_ref_dict(c.worst),
+            }
+            for c in st.contracts_of(key)
+        ],
+        "ratings": [
+            {
+                "ladder": ladder.value,
+                "mu": r.rating.mu,
+                "sigma": r.rating.sigma,
+                "ordinal": r.rating.ordinal,
+                "evenings": r.evenings,
+            }
+            for ladder, lr in ladders.items()
+            for r in lr.players
+            if r.player == key
+        ],
+        "pairings": [
+            {
+                "partner_id": other(p.players),
+                "evenings": p.evenings,
+                "wins": p.wins,
+                "net_rappen": p.net_rappen,
+                "points": p.points,
+            }
+            for p in st.pairings
+            if key in p.players
+        ],
+        "head_to_head": [
+            {
+                "opponent_id": other(h.players),
+                "evenings": h.evenings,
+                "ahead": h.ahead[h.players.index(key)],
+                "behind": h.ahead[1 - h.players.index(key)],
+                "level": h.level,
+            }
+            for h in st.head_to_head
+            if key in h.players
+        ],
+    }
+
+
+def settlement_dict(s: Settlement, in_force: set[int]) -> Json:
+    return {
+        "seq": s.seq,
+        "kind": s.kind.value,
+        "supersedes": s.supersedes,
+        "payer_id": None if s.payer is None else int(s.payer),
+        "payee_id": None if s.payee is None else int(s.payee),
+        "rappen": s.rappen,
+        "paid_at": when(s.paid_at),
+        "entered_by": s.entered_by,
+        "created_at": when(s.created_at),
+        "in_force": s.seq in in_force,
+    }
+
+
+def ledger_dict(mem: Memory, p: Purse, shown: Json) -> Json:
+    name = mem.view.player_name
+    in_force = {s.seq for s in settlements_in_force(mem.view.settlements)}
+    return {
+        "filter": shown,
+        "balances": [{"player_id": int(pid), "name": name(pid), "rappen": p.balances[pid]} for pid in p.players],
+        "transfers": [{"payer_id": int(t.payer), "payee_id": int(t.payee), "rappen": t.rappen} for t in p.transfers],
+        "fewest_proven": p.exact,
+        "settlements": [settlement_dict(s, in_force) for s in mem.view.settlements],
+        "lines": [
+            {
+                "when": when(line.when),
+                "evening": line.evening,
+                "payment": line.payment,
+                "change": [{"player_id": int(pid), "rappen": amount} for pid, amount in line.change],
+            }
+            for line in p.lines
+        ],
+    }
+
+
+# --- the digital table ----------------------------------------------------------------------------
+def table_dict(st: TableState, seats: Sequence[TableSeat], names: list[str]) -> Json:
+    """A digital table: its hand, who moves, and its seats (``seats``: the table's, in order)."""
+    t = st.table
+    return {
+        "id": t.public_id,
+        "status": t.status,
+        "version": t.version,
+        "hand": 0 if st.hand is None else st.hand.number,
+        "dealer": None if st.hand is None else st.hand.dealer,
+        "to_move": st.to_move(),
+        "hand_over": st.hand_over,
+        "seats": [
+            {
+                "seat": s.seat,
+                "name": names[s.seat],
+                "computer": s.computer,
+                "joined": s.joined_at is not None,
+                "level": s.level if s.computer else None,
+                "failed": s.seat in st.failed,
+            }
+            for s in seats
+        ],
+    }
+
+
+def seat_state_dict(st: TableState, seat: int, names: list[str]) -> Json:
+    """What one seat sees of the table: its own view only (the engine's ``SeatView``)."""
+    view = st.view(seat)
+    return {
+        "table_id": st.table.public_id,
+        "status": st.table.status,
+        "version": st.table.version,
+        "seq": st.seq,
+        "seat": seat,
+        "names": names,
+        "choices": [] if view is None else [format_action(a, st.ruleset) for a in view.legal_actions],
+        "view": {} if view is None else {**view.to_dict(), "open_rows": rows_open_now(st.ruleset, view)},
+        "failed_computers": sorted(st.failed),
+    }
+
+
+def seat_token_dict(seat: int, token: str, link: str) -> Json:
+    return {"seat": seat, "token": token, "link": link}

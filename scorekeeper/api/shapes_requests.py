@@ -4,8 +4,10 @@ core checks them and answers 422 with its own code."""
 
 from __future__ import annotations
 
-from ..game.cards import DeckStyle
-from ..game.rulesets import EXTRA_ROWS, SUIT_ORDERS, BarrelRule
+from ..bots import LEVELS
+from ..game.cards import DeckStyle, Suit
+from ..game.contracts import Kind
+from ..game.rulesets import EXTRA_ROWS, ROW_NAME_MAX, ROWS_MAX, ROWS_MIN, SUIT_ORDERS, BarrelRule, Scoring, Shape
 from ..models import QUEUED_AFTER_MAX, REQUEST_ID_LEN
 from .shape_parts import BOOL, INT, STR, TIME, VARIANTS, Schema, nullable, obj, ref
 
@@ -24,7 +26,115 @@ EXPECTED_VERSION: Schema = {
 WRITE_FIELDS: dict[str, Schema] = {"expected_version": EXPECTED_VERSION, "request_id": REQUEST_ID}
 AUTHOR: Schema = {"type": ["string", "null"], "maxLength": 200, "description": "Who entered it (a name; optional)."}
 
+LEVEL: Schema = {
+    "type": "string",
+    "enum": list(LEVELS),
+    "description": "The computer players' level: `easy` (the rule-based player, instant), `normal` "
+    "(search, ~300 ms a move), `strong` (longer search, up to ~1 s a move). "
+    "Default: the server's (`normal`).",
+}
+EXPECTED_SEQ: Schema = {
+    "type": "integer",
+    "minimum": 0,
+    "description": "The number of actions in the hand so far (`seq` of the seat state).",
+}
+
+
+RULE_ROW: Schema = obj(
+    {
+        "key": {
+            "type": "string",
+            "maxLength": ROW_NAME_MAX,
+            "description": "Stable id, unique in the rule set (`suit_H`, `obenabe`, `joker1`); "
+            "default `row1`, `row2`... by position.",
+        },
+        "kinds": {
+            "type": "array",
+            "items": {"type": "string", "enum": [k.value for k in Kind]},
+            "maxItems": len(Kind),
+            "description": "What the row may be played as (RULES 4): one contract, or several (a joker, a "
+            '"one of these two" row: the declarer says which). Empty: a house row, a contract the app has '
+            "no play rules for (written by hand; the digital deal and the computer players are not offered).",
+        },
+        "factor": {**INT, "description": "The row's factor (three players: its sticks), 1 to 1000."},
+        "suit": {
+            "type": ["string", "null"],
+            "enum": [*(s.letter for s in Suit), None],
+            "description": "The trump suit of a suit row (`kinds` [`suit`]); null otherwise.",
+        },
+        "name": {
+            "type": "string",
+            "maxLength": ROW_NAME_MAX,
+            "description": "The circle's name for the row (a house row's only label); absent: the app's.",
+        },
+    },
+    ["factor"],
+    description="One row of the slate.",
+)
+
+RULES: Schema = obj(
+    {
+        "variant": {
+            "type": "string",
+            "enum": VARIANTS,
+            "description": "The preset the rule set starts from, and its shape: `three`, `teams`, `solo4`, or "
+            "`club` (a team shape). Options left out are the variant's.",
+        },
+        "shape": {
+            "type": "string",
+            "enum": [sh.value for sh in Shape],
+            "description": "Who plays against whom: three players alone, two teams of two, four all against "
+            "all. In a request it may stand for the variant (`teams` for two teams); given with the variant, "
+            "it must be the variant's.",
+        },
+        "rows": {
+            "type": "array",
+            "items": ref("RuleRow"),
+            "maxItems": 100,
+            "description": f"The rows in slate order, {ROWS_MIN} to {ROWS_MAX} (the rules check it: 422).",
+        },
+        "barrel": {"type": "string", "enum": [b.value for b in BarrelRule]},
+        "undenufe_six11": BOOL,
+        "seich": {**BOOL, "description": "A player in the barrel may throw the hand in (Seich)."},
+        "seich_times": {**INT, "description": "How often a player or team may call Seich in an evening (1-9)."},
+        "stake": obj(
+            {"rappen": INT, "per_points": INT, "round_to": INT},
+            [],
+            description="Rappen per stick (three players) or per `per_points` points; rounded to `round_to`.",
+        ),
+        "deck": {"type": "string", "enum": [d.value for d in DeckStyle]},
+        "scoring": {
+            "type": "string",
+            "enum": [sc.value for sc in Scoring],
+            "description": "How a cell is written: `raw` the declarer's card points, `tenths` floor(points / "
+            "10) x factor, `full` points x factor. Three players write `raw`.",
+        },
+        "match_points": {
+            **INT,
+            "description": "What a match counts as before the factor (257; `full` scoring: 157).",
+        },
+        "match_bonus": {**INT, "description": "Added to a match after the factor (0; `full` scoring: 100)."},
+        "countermatch_cost": {
+            **INT,
+            "description": "Points a countermatch costs, counted before the factor (0: it writes 0).",
+        },
+        "preset": {**BOOL, "description": "Read-only (ignored in a request): one of the rule sets of RULES 6."},
+        "digital_rows": {
+            "type": "array",
+            "items": STR,
+            "description": "Read-only (ignored in a request): the rows the digital table deals (not the house rows).",
+        },
+    },
+    ["rows"],
+    description="A rule set: the one shape `GET /evenings/{id}` answers as `rules` and `POST /evenings` "
+    "accepts as `rules`, so the rules of one evening start the next unchanged. A rule set the rules do not "
+    "allow is refused with 422 `rules_invalid`, its `field` saying where (`rows[3].factor`, `rows`, "
+    "`match_points`).",
+)
+
 REQUESTS: dict[str, Schema] = {
+    "RuleRow": RULE_ROW,
+    "Rules": RULES,
     "CircleCreate": obj({"name": {"type": "string", "maxLength": 1000}}),
     "PlayerCreate": obj({"name": {"type": "string", "maxLength": 1000}}),
     "RuleOptions": obj(
@@ -42,7 +152,8 @@ REQUESTS: dict[str, Schema] = {
             "factors": {
                 "type": "object",
                 "additionalProperties": INT,
-                "description": "Row key -> factor (the rule set checks 1..1000).",
+                "description": "Row key -> factor (the rule set checks 1..1000). Two rows may share a "
+                "factor: taken as given (the start page asks first, a client says what it means).",
             },
         },
         [],
@@ -67,9 +178,12 @@ REQUESTS: dict[str, Schema] = {
             "first_dealer": {"type": "integer", "description": "Seat of the first dealer."},
             "options": ref("RuleOptions"),
             "stake": ref("StakeOptions"),
+            "rules": ref("Rules"),
             "request_id": REQUEST_ID,
         },
-        ["variant", "players", "first_dealer", "request_id"],
+        ["players", "first_dealer", "request_id"],
+        description="`variant` (with `options` and `stake`), or `rules`: a whole rule set (a circle's own, "
+        "or the `rules` of another evening).",
     ),
     "HandInput": obj(
         {
@@ -84,8 +198,16 @@ REQUESTS: dict[str, Schema] = {
             },
             "declarer_points": {**INT, "description": "Declaring side's card points (0..157, checked by the rules)."},
             "defender_points": {**INT, "description": "Defenders' card points; both add up to 157."},
-            "match": BOOL,
-            "countermatch": BOOL,
+            "match": {
+                **BOOL,
+                "description": "The declaring side took every trick (157 : 0). The slate marks it as the "
+                "match, but in a Misère as the countermatch (it writes 0).",
+            },
+            "countermatch": {
+                **BOOL,
+                "description": "The declaring side took no trick (0 : 157). The slate marks it as the "
+                "countermatch, but in a Misère as the match (the opponents' 157 and the bonus).",
+            },
             "seich": {**BOOL, "description": "Club variant: thrown in from the barrel (no row, no points)."},
             "author": AUTHOR,
             "queued_after": {
@@ -141,8 +263,15 @@ REQUESTS: dict[str, Schema] = {
                 "maxLength": 200,
                 "description": "What a joker row was played as (optional; a Misère must be named).",
             },
-            "match": BOOL,
-            "countermatch": BOOL,
+            "match": {
+                **BOOL,
+                "description": "As in a hand: the side took every trick; in a Misère the slate's countermatch "
+                "(the page's ★ and ✗ marks are the slate's).",
+            },
+            "countermatch": {
+                **BOOL,
+                "description": "As in a hand: the side took no trick; in a Misère the slate's match.",
+            },
         },
         ["row_key", "side", "value"],
     ),
@@ -153,6 +282,7 @@ REQUESTS: dict[str, Schema] = {
             "first_dealer": INT,
             "options": ref("RuleOptions"),
             "stake": ref("StakeOptions"),
+            "rules": ref("Rules"),
             "cells": {"type": "array", "items": ref("PaperCell"), "maxItems": 200},
             "cuts": {
                 "type": "array",
@@ -175,8 +305,9 @@ REQUESTS: dict[str, Schema] = {
             "author": AUTHOR,
             "request_id": REQUEST_ID,
         },
-        ["variant", "players", "first_dealer", "cells", "request_id"],
-        description="A past evening typed from a paper slate: its final cells, marked as imported.",
+        ["players", "first_dealer", "cells", "request_id"],
+        description="A past evening typed from a paper slate: its final cells, marked as imported. Its rules: "
+        "`variant` (with `options` and `stake`), or `rules` (a circle's own).",
     ),
     "CircleDelete": obj({"name": {"type": "string", "maxLength": 1000, "description": "The circle's name, again."}}),
     "HousekeepingInput": obj(
@@ -212,5 +343,36 @@ REQUESTS: dict[str, Schema] = {
         [],
         description="The evening's settings; what is left out stays as it is. Not a change of the slate: "
         "no version, no request id (setting a value twice is the same as once).",
+    ),
+    # the digital table
+    "TableOpen": obj(
+        {
+            "computers": {
+                "type": "array",
+                "items": INT,
+                "maxItems": 4,
+                "description": "Seats given to computer players.",
+            },
+            "level": LEVEL,
+        },
+        [],
+    ),
+    "SeatJoin": obj({"token": {"type": "string", "minLength": 1, "maxLength": 128}}),
+    "TableChoice": obj(
+        {
+            "expected_seq": EXPECTED_SEQ,
+            "action": {
+                "type": ["integer", "string"],
+                "maxLength": 100,
+                "description": "An action id from `legal_actions`, or its notation from "
+                "`choices` (`pass`, `seich`, `suit_H=suit:H`, `block:obenabe`).",
+            },
+        }
+    ),
+    "TablePlay": obj(
+        {
+            "expected_seq": EXPECTED_SEQ,
+            "card": {"type": "string", "maxLength": 8, "description": "A card in notation: `H9`, `SA`, `DT`."},
+        }
     ),
 }

@@ -3,6 +3,7 @@ against them)."""
 
 from __future__ import annotations
 
+from ..bots import LEVELS
 from .shape_parts import BOOL, INT, INTS, PAIR, STR, TIME, Schema, nullable, obj, ref
 
 HAND: Schema = obj(
@@ -55,8 +56,8 @@ CELL: Schema = obj(
         "value": INT,
         "index": INT,
         "played_as": nullable(STR),
-        "match": BOOL,
-        "countermatch": BOOL,
+        "match": {**BOOL, "description": "The declaring side took every trick (in a Misère the slate's countermatch)."},
+        "countermatch": {**BOOL, "description": "The declaring side took no trick (in a Misère the slate's match)."},
         "imported": {**BOOL, "description": "Typed from a paper slate (a value, no card points)."},
     }
 )
@@ -85,6 +86,18 @@ SLATE: Schema = obj(
         "match_marks": {"type": "array", "items": PAIR, "description": "(sticks, potatoes) per side, three players."},
         "open_rows": {"type": "array", "items": {"type": "array", "items": STR}, "description": "Per side."},
         "seich_used": INTS,
+        "seich_hands": {
+            "type": "array",
+            "items": nullable(obj({"hand": INT, "seat": INT})),
+            "description": "Per side: where its first Seich went (the 1-based hand and the seat that "
+            "called it), or null (not called; always null where the rules allow no Seich).",
+        },
+        "seich_calls": {
+            "type": "array",
+            "items": {"type": "array", "items": obj({"hand": INT, "seat": INT})},
+            "description": "Per side: every Seich it called, in order (the 1-based hand and the seat "
+            "that called it); several only where the rules allow a side more than one (`seich_times`).",
+        },
         "turn": nullable(ref("Turn")),
     }
 )
@@ -119,7 +132,11 @@ SUMMARY: Schema = obj(
             **BOOL,
             "description": "False: ended early, and the table said it does not count in money.",
         },
-        "deleted": {**BOOL, "description": "Deleted as a test evening (housekeeping): it counts nowhere."},
+        "deleted": {
+            **BOOL,
+            "description": "Always false: an evening deleted as a test (housekeeping) is left out of every list "
+            "and answers 410 `evening_deleted` until the deletion is taken back.",
+        },
     }
 )
 EVENING: Schema = obj(
@@ -137,7 +154,23 @@ EVENING: Schema = obj(
         "variant": STR,
         "can_write": BOOL,
         "ruleset": {"type": "object", "description": "The rule set snapshot the evening is played with."},
-        "players": {"type": "array", "items": obj({"seat": INT, "name": STR, "side": INT})},
+        "rules": ref("Rules"),
+        "players": {
+            "type": "array",
+            "items": obj(
+                {
+                    "seat": INT,
+                    "name": STR,
+                    "short": {
+                        **STR,
+                        "description": "The evening's short form of the name (what the slate's headers and "
+                        "the picture show): its fewest first words that no other player's start with, "
+                        "whole words only.",
+                    },
+                    "side": INT,
+                }
+            ),
+        },
         "sides": {"type": "array", "items": obj({"side": INT, "seats": INTS, "name": STR})},
         "slate": ref("Slate"),
         "cuts": {"type": "array", "items": ref("Cut")},
@@ -187,6 +220,32 @@ LINE: Schema = {
     "description": "Card points 0..157 scored in every open row of the side, 257 meaning a match; "
     "null when no such points do (and for three players).",
 }
+NEED: Schema = {
+    **nullable(
+        obj(
+            {
+                "kind": {"type": "string", "enum": ["there", "cell", "average", "matches", "others", "out"]},
+                "points": {
+                    **nullable(INT),
+                    "description": "cell: the fewest card points (257: a match) one hand needs in one of "
+                    "`rows`; average: the points per open row, on average (the line).",
+                },
+                "rows": {
+                    "type": "array",
+                    "items": STR,
+                    "description": "cell: the open rows where that one hand is enough.",
+                },
+                "matches": {
+                    **nullable(INT),
+                    "description": "matches: the fewest matches that do it, with 157 points in the other open rows.",
+                },
+            }
+        )
+    ),
+    "description": "The least the side needs, as the slate page says it: there (already), cell (one hand is "
+    "enough), average (points in every open row, an average), matches, others (a sure win is not in its "
+    "own hands), out (out of reach); null once the evening is over or the side is decided.",
+}
 OUTLOOK_SIDE: Schema = obj(
     {
         "side": INT,
@@ -207,6 +266,8 @@ OUTLOOK_SIDE: Schema = obj(
         "win": {**PROBABILITY, "description": "Probability of winning alone (1 or 0 once decided)."},
         "shared": {**PROBABILITY, "description": "Probability of sharing the win."},
         "expected": {**nullable(NUMBER), "description": "Expected final total (three players: net sticks)."},
+        "lead_need": {**NEED, "description": "To take the lead. " + NEED["description"]},
+        "sure_need": {**NEED, "description": "To be sure of the win. " + NEED["description"]},
     }
 )
 OUTLOOK_CELL: Schema = obj(
@@ -214,9 +275,21 @@ OUTLOOK_CELL: Schema = obj(
         "side": INT,
         "open": BOOL,
         "value": nullable(INT),
-        "match_enough": {**nullable(BOOL), "description": "Open cell: a match here alone makes the win sure."},
+        "match_enough": {
+            **nullable(BOOL),
+            "description": "Open cell: a match here alone makes the win sure (sure_alone is not null).",
+        },
         "catch_up_share": {**nullable(INT), "description": "Open cell: its value at the side's catch_up line."},
         "clinch_share": {**nullable(INT), "description": "Open cell: its value at the side's clinch line."},
+        "lead_alone": {
+            **nullable(INT),
+            "description": "Open cell: the fewest card points (257: a match) one hand here needs on its own "
+            "to take the lead; null when not even a match does.",
+        },
+        "sure_alone": {
+            **nullable(INT),
+            "description": "Open cell: the same to be sure of the win.",
+        },
     }
 )
 OUTLOOK_ROW: Schema = obj(
@@ -238,6 +311,11 @@ OUTLOOK: Schema = obj(
         "rows": {"type": "array", "items": ref("OutlookRow")},
         "shared": {**PROBABILITY, "description": "Probability that the evening ends in a shared win."},
         "simulations": {**INT, "description": "Simulated evenings behind the probabilities."},
+        "odds_known": {
+            **BOOL,
+            "description": "False for a circle's own rules (house rules): no shipped table fits them, so "
+            "there are no probabilities (null), only the exact lines.",
+        },
         "seed": {
             **nullable(STR),
             "description": "The simulation's seed (16 hex digits), from the evening and its version.",
@@ -450,4 +528,59 @@ RESPONSES: dict[str, Schema] = {
     "Settings": obj({"outlook_hidden": BOOL}),
     "OpenApi": {"type": "object"},
     **MEMORY,
+    # the digital table
+    "TableSeat": obj(
+        {
+            "seat": INT,
+            "name": STR,
+            "computer": BOOL,
+            "joined": BOOL,
+            "level": nullable(
+                {
+                    "type": "string",
+                    "enum": [*LEVELS, None],
+                    "description": "A computer seat's level (null for a human seat).",
+                }
+            ),
+            "failed": {
+                **BOOL,
+                "description": "The computer in this seat could not move: the hand waits until the seat is "
+                "given to the computer again (a retry) or to a phone (a new seat token).",
+            },
+        }
+    ),
+    "Table": obj(
+        {
+            "id": STR,
+            "status": STR,
+            "version": INT,
+            "hand": INT,
+            "dealer": nullable(INT),
+            "to_move": nullable(INT),
+            "hand_over": BOOL,
+            "seats": {"type": "array", "items": ref("TableSeat")},
+        }
+    ),
+    "EveningTable": obj({"table": nullable(ref("Table"))}),
+    "SeatTokenIssued": obj(
+        {"seat": INT, "token": STR, "link": STR},
+        description="Shown once; the seat's previous token no longer works.",
+    ),
+    "SeatState": obj(
+        {
+            "table_id": STR,
+            "status": STR,
+            "version": INT,
+            "seq": INT,
+            "seat": INT,
+            "names": {"type": "array", "items": STR},
+            "choices": {"type": "array", "items": STR, "description": "The legal actions in notation, same order."},
+            "view": {"type": "object", "description": "The engine's view of this seat (its own hand only)."},
+            "failed_computers": {
+                "type": "array",
+                "items": INT,
+                "description": "Computer seats that could not move: the hand waits for the organiser.",
+            },
+        },
+    ),
 }

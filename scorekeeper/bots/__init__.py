@@ -16,7 +16,9 @@ Modules: ``knowledge`` (what a seat knows: voids, unseen cards, objective),
 declarer's choice), ``policy`` (the rule-based card choice on bitmasks),
 ``playout`` (the policy as a player of the engine's fast path), ``search``
 (card play by determinized playouts), ``handeval`` (what a hand is worth as
-declarer) and ``contract_choice`` (which row, played as what, or pass),
+declarer), ``adviser`` (the row adviser: every open row's expected slate value,
+match chance and the pick, for people and bots alike) and ``contract_choice``
+(the bidding action from the adviser's pick),
 ``player`` (levels, the entry point). A bot that raises raises: nothing here
 falls back silently.
 
@@ -25,10 +27,10 @@ Decisions where the rules are silent:
   in the solo games the defenders play together against the declarer (only
   the declarer writes); Misère: every side dodges points (the declaring team
   writes the opponents' pile, +100 when it took no trick).
-- A row is chosen when this hand beats what the row would score later with an
-  ordinary hand, weighted by the row's factor (three players: by the chance of
-  sticks against the scores already on the slate); joker rows expect the best
-  tenth of hands. Passing and Seich only below calibrated thresholds.
+- One chooser: a row is chosen by the row adviser, the open row with the
+  highest expected slate value (three players: plus the sticks a cell may earn
+  against the scores already in the row). Passing and Seich only below
+  calibrated thresholds.
 - The default level is ``easy`` so callers that do not choose stay fast; a
   table passes ``normal`` or ``strong``.
 """

@@ -1,86 +1,57 @@
 """Choosing the contract ("quoi faire"): which open row, played as what, or pass.
 
-Both levels share the decision; they differ in how a contract's card points
-are estimated: the easy bot uses ``handeval``'s rules of thumb, the search bot
-plays sampled deals out with the policy (``estimate_by_playouts``).
+One chooser: the computer players ask the row adviser (``adviser.advise``), the
+same code that answers a person's "Which row?" on the slate. The levels differ
+in how a contract's card points are estimated: the easy bot uses ``handeval``'s
+rules of thumb (``samples`` 0), the search bots play sampled deals out with the
+policy within their budget.
 
-A row is worth what this hand scores there *more than* the row would score
-later with an ordinary hand (``baseline``): a suit row about 75, as the
-sources say, a joker row about 100 ("a hand worth 100 or more belongs on a
-joker row"). In the team variants that difference is weighted by the row's
-factor. In the three-player game a row earns sticks by beating the other
-players' scores in it: a poor hand goes to the row where the others scored
-low (the sources' Undenufe example), so the slate's cells (``scores``) count.
-Passing is rare (forehand gives the opponents a free option): only a poor
-hand passes, and never when the engine says it may not.
+The pick (``adviser.choose``): the open row with the highest expected slate
+value (three players: plus the sticks a cell may earn against the others' cells
+in the row, the slate's ``scores``). Passing is rare (forehand gives the
+opponents a free option): only a poor hand passes, and never when the engine
+says it may not; in the club variant a hopeless hand in the barrel throws in.
 """
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from collections.abc import Mapping, Sequence
 
-from scorekeeper.engine.actions import PASS, SEICH, decode_announce
-from scorekeeper.engine.fast import points_table, schedule_ids
+from scorekeeper.engine.actions import CONTRACTS, PASS, SEICH, announce_action, decode_announce
 from scorekeeper.engine.view import SeatView
-from scorekeeper.game.cards import Suit, mask_of
-from scorekeeper.game.contracts import Contract, Kind, Mode, TrickMode
-from scorekeeper.game.rulesets import Row, RuleSet, Scoring
+from scorekeeper.game.cards import mask_of
+from scorekeeper.game.contracts import Contract
+from scorekeeper.game.rulesets import RuleSet
 
-from .handeval import contract_points, komisch_block_points, shape_of
-from .knowledge import hand_value, teams_of
-from .playout import policy_playout
+from .adviser import (
+    PASS_PICK,
+    SEICH_PICK,
+    Advice,
+    Scores,
+    Situation,
+    advise,
+    best_block,
+    choose,
+    playout_outcomes,
+    rows_advice,
+)
 from .search import SAFETY
 
-Scores = Mapping[tuple[str, int], int]  # (row key, side) -> the value in that cell
+MAX_CANDIDATES = 6  # the search's contracts per three rows (normal: two per row)
+ALL = len(CONTRACTS)
 
-# Per table shape (``handeval.shape_of``): what a row scores later with an ordinary
-# hand (the mean of a hand's best contract over random deals), what a joker row
-# scores (the best tenth of hands), and the estimates below which a hand passes
-# (when it may) or throws in with Seich (club variant, in the barrel). Three
-# players: 75 and about 100, as the sources say.
-BASELINE = {"three": 76.0, "teams": 101.0, "solo4": 62.0}
-JOKER_BASELINE = {"three": 97.0, "teams": 118.0, "solo4": 85.0}
-PASS_BELOW = {"three": 55.0, "teams": 85.0, "solo4": 40.0}
-SEICH_BELOW = {"three": 40.0, "teams": 72.0, "solo4": 25.0}
-SPREAD = 14.0  # three players: how uncertain a score comparison is (logistic scale)
-MAX_CANDIDATES = 6  # contracts the search plays out (the best by the rules of thumb)
-EPSILON = 0.08
-
-
-def baseline(row: Row, ruleset: RuleSet, n_open: int) -> float:
-    shape = shape_of(ruleset.n_players, ruleset.teams)
-    base = JOKER_BASELINE[shape] if row.is_joker else BASELINE[shape]
-    # fewer open rows leave less choice later: expect less of them
-    return base * (0.75 + 0.25 * n_open / len(ruleset.rows))
-
-
-def _beats(x: float, y: float) -> float:
-    return 1.0 / (1.0 + math.exp(-(x - y) / SPREAD))
-
-
-def _stick_share(x: float, others: Sequence[float]) -> float:
-    """Expected sticks minus potatoes (per unit of row value) for scoring ``x``."""
-    top = 1.0
-    bottom = 1.0
-    for y in others:
-        p = _beats(x, y)
-        top *= p
-        bottom *= 1.0 - p
-    return top - bottom
-
-
-def utility(row: Row, points: float, ruleset: RuleSet, side: int, n_open: int, scores: Scores) -> float:
-    """What choosing ``row`` with an estimate of ``points`` gains over keeping it."""
-    base = baseline(row, ruleset, n_open)
-    if ruleset.scoring is Scoring.RAW:
-        others = [float(scores.get((row.key, s), base)) for s in range(ruleset.n_sides) if s != side]
-        return row.factor * (_stick_share(points, others) - _stick_share(base, others))
-    if ruleset.scoring is Scoring.TENTHS:
-        return row.factor * (points - base) / 10.0
-    return row.factor * (points - base)
+__all__ = [
+    "MAX_CANDIDATES",
+    "Scores",
+    "announcements",
+    "best_block",
+    "choose_bid",
+    "decide",
+    "estimate_by_playouts",
+    "search_bid",
+    "situation_of",
+]
 
 
 def announcements(view: SeatView, ruleset: RuleSet) -> list[tuple[int, str, Contract]]:
@@ -92,57 +63,32 @@ def announcements(view: SeatView, ruleset: RuleSet) -> list[tuple[int, str, Cont
     return out
 
 
-def decide(view: SeatView, ruleset: RuleSet, estimates: Mapping[Contract, float], scores: Scores) -> int:
-    """The bidding action given an estimate of the card points of every contract."""
+def situation_of(view: SeatView, ruleset: RuleSet, scores: Scores | None = None) -> Situation:
+    """The adviser's view of the bidding seat: its side's open rows and the barrel."""
     side = ruleset.side_of(view.seat)
-    options = announcements(view, ruleset)
-    if not options:  # a seat that speaks has open rows, and every row some contract
+    rows = tuple(dict.fromkeys(key for _, key, _ in announcements(view, ruleset)))
+    if not rows:  # a seat that speaks has open rows, and every row some contract
         raise ValueError("no contract to announce for this seat")
-    n_open = len(view.open_rows[side])
-    best_action = options[0][0]
-    best_u = -math.inf
-    for a, key, c in options:
-        u = utility(ruleset.row(key), estimates[c], ruleset, side, n_open, scores)
-        if u > best_u:
-            best_action, best_u = a, u
-    best_points = max(estimates.values())
     legal = view.legal_actions
-    shape = shape_of(ruleset.n_players, ruleset.teams)
-    if PASS in legal and best_points < PASS_BELOW[shape]:
+    return Situation(ruleset, rows, PASS in legal, SEICH in legal, side, scores or {})
+
+
+def action_of(advice: Advice, ruleset: RuleSet) -> int:
+    """The engine action of the adviser's pick."""
+    if advice.pick == PASS_PICK:
         return PASS
-    if SEICH in legal and best_points < SEICH_BELOW[shape]:
+    if advice.pick == SEICH_PICK:
         return SEICH
-    return best_action
+    return announce_action(ruleset, advice.pick, advice.row(advice.pick).contract)
 
 
-def heuristic_estimates(view: SeatView, ruleset: RuleSet) -> dict[Contract, float]:
+def decide(view: SeatView, ruleset: RuleSet, estimates: Mapping[Contract, float], scores: Scores) -> int:
+    """The bidding action given an estimate of the card points of every announceable contract."""
+    situation = situation_of(view, ruleset, scores)
     hand = mask_of(view.hand)
-    shape = shape_of(ruleset.n_players, ruleset.teams)
-    return {c: contract_points(c, hand, shape) for _, _, c in announcements(view, ruleset)}
-
-
-def _modes(contract: Contract, first: TrickMode, n_tricks: int, rng: random.Random) -> tuple[int, ...]:
-    """The trick modes of a contract; Komisch: the hand's best block first, the
-    others in a random order (chosen later, perhaps by others)."""
-    if contract.kind is not Kind.KOMISCH:
-        return schedule_ids(contract, n_tricks)
-    rest = [TrickMode(m) for m in (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE) if m is not first.mode]
-    rng.shuffle(rest)
-    blocks = [first] + [TrickMode(b.mode, Suit(rng.randrange(4))) if b.mode is Mode.TRUMP else b for b in rest]
-    return schedule_ids(contract, n_tricks, blocks)
-
-
-def best_block(hand: int, open_modes: Sequence[Mode], shape: str) -> TrickMode:
-    """The Komisch block the hand likes best among the open ones."""
-    best = TrickMode(Mode.OBENABE)
-    best_v = -math.inf
-    for m in open_modes:
-        for suit in range(4) if m is Mode.TRUMP else (None,):
-            v = komisch_block_points(hand, m, suit, shape)
-            if v > best_v:
-                best_v = v
-                best = TrickMode(m, None if suit is None else Suit(suit))
-    return best
+    rows = rows_advice(situation, hand, {c: [(v, False)] for c, v in estimates.items()})
+    pick = choose(situation, rows)
+    return action_of(Advice(rows, pick, situation.may_pass, 0), ruleset)
 
 
 def estimate_by_playouts(
@@ -153,47 +99,16 @@ def estimate_by_playouts(
     budget_ms: float,
     max_samples: int = 300,
 ) -> dict[Contract, float]:
-    """Mean objective of each contract over random deals of the unseen cards,
+    """Mean points written by each contract over random deals of the unseen cards,
     this seat declaring and leading, every seat playing the policy."""
-    t0 = time.perf_counter()
-    deadline = t0 + SAFETY * budget_ms / 1000.0
-    n = view.n_players
-    seat = view.seat
-    nt = ruleset.n_tricks
-    hand = mask_of(view.hand)
-    teams = teams_of(ruleset, seat)
-    others = [s for s in range(n) if s != seat]
-    unseen = [c for c in range(36) if not hand >> c & 1]
-    per = nt
-    totals = dict.fromkeys(contracts, 0.0)
-    first = best_block(hand, (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE), shape_of(n, ruleset.teams))
-    card_points = {c: points_table(c, ruleset.undenufe_six11, (first,)) for c in contracts}
-    samples = 0
-    last = t0
-    while samples < max_samples:
-        rng.shuffle(unseen)
-        hands = [0] * n
-        hands[seat] = hand
-        for i, s in enumerate(others):
-            for card in unseen[i * per : (i + 1) * per]:
-                hands[s] |= 1 << card
-        for c in contracts:
-            modes = _modes(c, first, nt, rng)
-            pts, won = policy_playout(
-                hands, seat, modes, card_points[c], (), teams, rng.random, EPSILON, c.is_misere, teams[seat]
-            )
-            totals[c] += hand_value(teams, seat, seat, c.is_misere, nt, pts, won)
-        samples += 1
-        now = time.perf_counter()
-        if now + (now - last) >= deadline:  # the next sample would end past the deadline
-            break
-        last = now
-    return {c: totals[c] / samples for c in contracts}
+    got, _ = playout_outcomes(mask_of(view.hand), ruleset, contracts, rng, SAFETY * budget_ms, max_samples)
+    return {c: sum(p for p, _ in v) / len(v) for c, v in got.items()}
 
 
 def choose_bid(view: SeatView, ruleset: RuleSet, scores: Scores | None = None) -> int:
-    """The easy (rule-based) bidding action."""
-    return decide(view, ruleset, heuristic_estimates(view, ruleset), scores or {})
+    """The easy (rule-based) bidding action: the adviser on the rules of thumb."""
+    situation = situation_of(view, ruleset, scores)
+    return action_of(advise(mask_of(view.hand), situation, samples=0, per_row=ALL), ruleset)
 
 
 def search_bid(
@@ -204,22 +119,10 @@ def search_bid(
     scores: Scores | None = None,
     candidates: int = MAX_CANDIDATES,
 ) -> int:
-    """The search bot's bidding action: the rules of thumb pick the candidates,
-    playouts of sampled deals estimate them."""
-    scores = scores or {}
-    rough = heuristic_estimates(view, ruleset)
-    side = ruleset.side_of(view.seat)
-    n_open = len(view.open_rows[side])
-    ranked: dict[Contract, float] = {}
-    for _, key, c in announcements(view, ruleset):
-        u = utility(ruleset.row(key), rough[c], ruleset, side, n_open, scores)
-        ranked[c] = max(ranked.get(c, -math.inf), u)
-    top = sorted(ranked, key=lambda c: -ranked[c])[:candidates]
-    if not top:
-        return decide(view, ruleset, rough, scores)
-    est = estimate_by_playouts(view, ruleset, top, rng, budget_ms)
-    # contracts not played out keep a rough estimate, capped below the candidates'
-    floor = min(est.values())
-    full = {c: min(v, floor) for c, v in rough.items()}
-    full.update(est)
-    return decide(view, ruleset, full, scores)
+    """The search bot's bidding action: the adviser's playouts within the budget
+    (``candidates`` // 3 contracts per row that offers a choice)."""
+    situation = situation_of(view, ruleset, scores)
+    advice = advise(
+        mask_of(view.hand), situation, rng, SAFETY * budget_ms, samples=10_000, per_row=max(1, candidates // 3)
+    )
+    return action_of(advice, ruleset)

@@ -88,13 +88,33 @@ def masters(mid: int, unplayed: int) -> int:
     )
 
 
+def _top_slices(k: int, suit: int) -> tuple[int, ...]:
+    """For a 9-bit slice of suit ``suit``: the highest strength of its cards in a
+    trick of key ``k`` (0 for none)."""
+    st = STRENGTH[k]
+    return tuple(max((st[suit * 9 + r] for r in range(9) if m >> r & 1), default=0) for m in range(512))
+
+
+# TOP[k]: (shift of the led suit, its slice table, shift of the trump suit, its slice table): the
+# only suits whose cards can win a trick of key k (the trump's table is all 0 without a trump).
+_ZERO = (0,) * 512
+TOP: tuple[tuple[int, tuple[int, ...], int, tuple[int, ...]], ...] = tuple(
+    (
+        9 * (k & 3),
+        _top_slices(k, k & 3),
+        9 * (k >> 2 if k >> 2 < 4 else 0),
+        _top_slices(k, k >> 2) if k >> 2 < 4 else _ZERO,
+    )
+    for k in range(N_MODES * 4)
+)
+
+
 def top_strength(k: int, m: int) -> int:
     """The highest strength, in a trick of key ``k``, of the cards in ``m`` (0 if none)."""
-    st = STRENGTH[k]
-    for c in ORDER[k]:
-        if m >> c & 1:
-            return st[c]
-    return 0
+    ls, lt, ts, tt = TOP[k]
+    a = lt[m >> ls & 511]
+    b = tt[m >> ts & 511]
+    return a if a > b else b
 
 
 def choose_card(
@@ -145,7 +165,14 @@ def choose_card(
     winners = [c for c in cs if st[c] > best]
     if winners:
         cost = COST[k]
-        take = min(winners, key=lambda c: cost[c] * 256 + st[c])
+        take = winners[0]  # the cheapest winning card, then the weakest
+        if len(winners) > 1:
+            take_key = 1 << 30
+            for c in winners:
+                key = cost[c] * 256 + st[c]
+                if key < take_key:
+                    take_key = key
+                    take = c
         if last:
             if tp >= cost[take] or (cost[take] == 0 and (tp > 0 or mid >= 4)):
                 return take
@@ -171,36 +198,52 @@ def _own_strength(c: int, mid: int) -> int:
 def _low(cs: tuple[int, ...], mid: int, unplayed: int, points: Points) -> int:
     """A card that gives away little: few points, no trump, no master card, weak."""
     top = masters(mid, unplayed)
-    own = OWN[mid]
-    trumps = SUIT_MASK[mid] if mid < 4 else 0
-    if trumps and all(c // 9 == mid for c in cs):
-        trumps = 0
+    # a trump costs 25 points more (when every card is a trump, all keys rise alike)
+    base = _low_keys(mid, points)
     best_c = cs[0]
     best_key = 1 << 30
     for c in cs:
-        key = points[c] * 256 + own[c]
-        if trumps >> c & 1:
-            key += 25 * 256
-        if top >> c & 1:
-            key += 15 * 256
+        key = base[c] + 3840 if top >> c & 1 else base[c]  # a master card: 15 points more
         if key < best_key:
             best_key = key
             best_c = c
     return best_c
 
 
+_LOW_KEYS: dict[tuple[int, int], tuple[Points, tuple[int, ...]]] = {}
+
+
+def _low_keys(mid: int, points: Points) -> tuple[int, ...]:
+    """``_low``'s key of every card before the master test: points * 256 + own
+    strength, plus 25 * 256 for a trump. Kept per mode and points table (the
+    engine's tables live as long as the process; the table kept is checked)."""
+    e = _LOW_KEYS.get((mid, id(points)))
+    if e is not None and e[0] is points:
+        return e[1]
+    own = OWN[mid]
+    keys = tuple(points[c] * 256 + own[c] + (25 * 256 if mid < 4 and c // 9 == mid else 0) for c in range(36))
+    if len(_LOW_KEYS) > 256:
+        _LOW_KEYS.clear()
+    _LOW_KEYS[(mid, id(points))] = (points, keys)
+    return keys
+
+
 def _smear(cs: tuple[int, ...], mid: int, unplayed: int, points: Points) -> int:
     top = masters(mid, unplayed)
-
-    def key(c: int) -> tuple[int, int]:
+    own = OWN[mid]
+    # the most (points, 15 less for a master card; then the weakest), as one int: the
+    # second part (-own, -108..0) fits in 8 bits; trumps last, the lowest first
+    best_c = cs[0]
+    best_key = -(1 << 30)
+    for c in cs:
         if mid < 4 and c // 9 == mid:
-            return -200 - _own_strength(c, mid), 0  # trumps: the lowest (keep the jack and nine)
-        v = points[c]
-        if top >> c & 1:
-            v -= 15
-        return v, -_own_strength(c, mid)
-
-    return max(cs, key=key)
+            key = (-200 - own[c]) * 256 + 128  # trumps: the lowest (keep the jack and nine)
+        else:
+            key = (points[c] - 15 if top >> c & 1 else points[c]) * 256 + 128 - own[c]
+        if key > best_key:
+            best_key = key
+            best_c = c
+    return best_c
 
 
 def _lead(
@@ -230,25 +273,30 @@ def _lead(
         mine = hand & tmask
         theirs = out & tmask
         if declaring and mine and theirs:
-            for x in SUIT_ORDER[mid * 4 + mid]:  # trumps, highest first
-                if unplayed >> x & 1:
-                    if hand >> x & 1:
-                        return x
-                    break
+            top_trump = MASTER_BITS[mid * 5][unplayed >> 9 * mid & 511]  # the highest trump still out
+            if hand & top_trump:
+                return top_trump.bit_length() - 1
             if mine.bit_count() >= 3:
                 return min(cards(mine), key=lambda c: _own_strength(c, mid))
     top = masters(mid, unplayed) & hand
     if mid < 4:
         top &= ~SUIT_MASK[mid]
     if top:
-        return max(cards(top), key=lambda c: ((hand & SUIT_MASK[c // 9]).bit_count(), points[c]))
-    side = [c for c in cs if not (mid < 4 and c // 9 == mid)] or list(cs)
-
-    def key(c: int) -> tuple[int, int, int]:
-        length = (hand & SUIT_MASK[c // 9]).bit_count()
-        return points[c], -length, _own_strength(c, mid)
-
-    return min(side, key=key)
+        # the longest suit's master, then the one worth most (points < 64)
+        return max(cards(top), key=lambda c: (hand & SUIT_MASK[c // 9]).bit_count() * 64 + points[c])
+    side = [c for c in cs if not (mid < 4 and c // 9 == mid)] or cs
+    own = OWN[mid]
+    lengths = [(hand & m).bit_count() for m in SUIT_MASK]
+    # the fewest points, then the longest suit, then the weakest card, as one int
+    # (a suit has at most 9 cards, a strength is below 256)
+    best_c = side[0]
+    best_key = 1 << 30
+    for c in side:
+        key = (points[c] * 16 + 9 - lengths[c // 9]) * 256 + own[c]
+        if key < best_key:
+            best_key = key
+            best_c = c
+    return best_c
 
 
 def _duck(

@@ -6,9 +6,9 @@ proportion to the room it has left) almost always succeeds; when it gets stuck
 a capacity-respecting bipartite matching (augmenting paths) finds a consistent
 deal, which always exists since the real deal is one.
 
-``plausible_hands`` also reads the bidding: the declarer chose the contract, so
-deals where her hand suits it are kept more often (rejection sampling with
-``declarer_judge``), as a Jass player assumes the trumps sit with the declarer.
+``declarer_judge`` reads the bidding: the declarer chose the contract, so deals
+where her hand suits it count more (the search weighs every drawn deal by it),
+as a Jass player assumes the trumps sit with the declarer.
 """
 
 from __future__ import annotations
@@ -92,8 +92,21 @@ def match_cards(cards: list[int], opts: Options, room: dict[int, int], rng: rand
 def sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
     """Hands of every seat (masks): the seat's own, the others' drawn at random."""
     others = [s for s in range(k.n) if s != k.seat]
-    room = {s: k.sizes[s] for s in others}
     cards = list(card_ints(k.unknown))
+    hands = [0] * k.n
+    hands[k.seat] = k.hand
+    if all(k.allowed[s] == k.unknown for s in others):
+        # no void shown: a shuffle dealt out in order is a uniform deal (and the common case)
+        rng.shuffle(cards)
+        i = 0
+        for s in others:
+            m = 0
+            for c in cards[i : i + k.sizes[s]]:
+                m |= 1 << c
+            hands[s] = m
+            i += k.sizes[s]
+        return hands
+    room = {s: k.sizes[s] for s in others}
     opts = {c: [s for s in others if k.allowed[s] >> c & 1] for c in cards}
     owner: dict[int, int] | None = None
     for _ in range(_GREEDY_TRIES):
@@ -106,15 +119,12 @@ def sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
         owner = match_cards(cards, opts, room, rng)
     if owner is None:  # the real deal is one: only wrong knowledge gets here, and that is an error
         raise ValueError("no deal of the unseen cards fits what the seat knows")
-    hands = [0] * k.n
-    hands[k.seat] = k.hand
     for c, s in owner.items():
         hands[s] |= 1 << c
     return hands
 
 
 Judge = Callable[[list[int]], float]  # a deal -> how plausible (0..1) the bidding makes it
-PLAUSIBLE_TRIES = 6
 
 
 def declarer_judge(k: Knowledge, ruleset: RuleSet) -> Judge | None:
@@ -136,15 +146,3 @@ def declarer_judge(k: Knowledge, ruleset: RuleSet) -> Judge | None:
         return 1.0 / (1.0 + math.exp(-(v - mid) / JUDGE_SCALE))
 
     return judge
-
-
-def plausible_hands(k: Knowledge, rng: random.Random, judge: Judge | None) -> list[int]:
-    """``sample_hands``, reweighted by rejection towards deals that fit the bidding."""
-    hands = sample_hands(k, rng)
-    if judge is None:
-        return hands
-    for _ in range(PLAUSIBLE_TRIES):
-        if rng.random() < judge(hands):
-            return hands
-        hands = sample_hands(k, rng)
-    return hands

@@ -1,15 +1,20 @@
-"""The search player's card play: determinized sampling plus policy playouts.
+"""The search player's card play: determinized sampling, policy playouts and an
+exact endgame.
 
 For each decision: deal the unseen cards at random consistently with what the
-seat knows (``sampler``: hand sizes, proven voids, and a preference for deals
-that suit the declarer's choice), then, for every legal card, play it and
-finish the hand with the rule-based policy (epsilon-greedy) on the engine's
-fast path (``playout.policy_playout``). Every legal card is scored on the same sampled deals (common random
-numbers) by the seat's objective (``Knowledge.value``). Sampling stops when the
-time budget is spent (aiming at 85% of it), the choice is settled (``settled``)
-or a sample cap is reached. The best average wins, but the rule-based card is
-kept unless another is better by half a point. A single legal card is played
-at once.
+seat knows (``sampler.sample_hands``: hand sizes, proven voids), weigh the deal
+by how well it suits the declarer's choice (``sampler.declarer_judge``, an
+importance weight: every deal drawn counts), then score every legal card on it:
+in the last ``endgame_tricks`` tricks exactly (``exact_values``, alpha-beta over
+the remaining cards of that deal), before that by playing the card and finishing
+the hand with the rule-based policy on the engine's fast path
+(``playout.policy_playout``; greedy by default, ``eps`` explores). Cards that
+play alike (``distinct_cards``) are played out once. Every legal card is scored
+on the same sampled deals (common random numbers) by the seat's objective
+(``Knowledge.value``). Sampling stops when the time budget is spent (aiming at
+85% of it), the choice is settled (``settled``) or a sample cap is reached. The
+best weighted average wins, but the rule-based card is kept unless another is
+better by half a point. A single legal card is played at once.
 """
 
 from __future__ import annotations
@@ -18,22 +23,34 @@ import random
 import time
 from dataclasses import dataclass
 
-from scorekeeper.engine.bitmasks import mode_id
+from scorekeeper.engine.bitmasks import (
+    BIT,
+    FULL,
+    LAST_TRICK_BONUS,
+    LEGAL_PARAMS,
+    STRENGTH,
+    UNDER,
+    card_ints,
+    legal_mask,
+    mode_id,
+)
+from scorekeeper.engine.rules import trick_status
 from scorekeeper.engine.view import SeatView
 from scorekeeper.game.rulesets import RuleSet
 
-from .knowledge import Knowledge
+from .knowledge import MATCH_BONUS, Knowledge
 from .playout import policy_playout
 from .policy import choose_card
-from .sampler import declarer_judge, plausible_hands
+from .sampler import declarer_judge, sample_hands
 
 MAX_BUDGET_MS = 1000
 SAFETY = 0.85  # aim below the budget: a sample's length varies on a busy machine
-EPSILON = 0.08
+EPSILON = 0.0
 MAX_SAMPLES = 160  # determinizations per decision at most
 CHECK_FROM = 16  # samples before the search may stop early
 CHECK_EVERY = 8
 PREFER_POLICY_WITHIN = 0.5  # points: closer than this, the rule-based card is kept
+FLOOR_WEIGHT = 0.1  # a deal the bidding makes unlikely still counts a little
 
 
 @dataclass(slots=True)
@@ -62,6 +79,7 @@ def search_card(
     z: float = 2.5,
     max_samples: int | None = None,
     read_bidding: bool = True,
+    endgame_tricks: int = 3,
 ) -> int:
     """The card (an action id 0..35) the search prefers. ``view`` must be the
     seat's view with its turn to play. It samples until ``budget_ms`` is spent
@@ -88,35 +106,93 @@ def search_card(
     playouts = 0
     judge = declarer_judge(k, ruleset) if read_bidding else None
     last = t0
+    exact = not k.misere and k.tricks_left <= endgame_tricks
+    my_team = k.teams[seat]
+    before = sum(won_p[s] for s in range(n) if k.teams[s] == my_team)
+    match_open = all(won_t[s] == 0 for s in range(n) if k.teams[s] != my_team)
+    weights: list[float] = []
+    # cards that cannot differ (same suit, same points, nothing out between them) are played out once
+    cands = distinct_cards(legal, k, view)
     while True:
-        hands = plausible_hands(k, rng, judge)
+        hands = sample_hands(k, rng)
+        # the bidding weighs the deal (importance weights, not rejection: every deal drawn is used)
+        weights.append(FLOOR_WEIGHT + judge(hands) if judge is not None else 1.0)
         modes = k.modes(rng)
         mine = hands[seat]
-        for i, c in enumerate(legal):
-            hands[seat] = mine ^ (1 << c)
-            pts, won = policy_playout(
-                hands, k.leader, modes, k.points, k.trick + (c,), k.teams, rnd, eps, k.misere, declaring_team
-            )
-            values[i].append(k.value([won_p[s] + pts[s] for s in range(n)], [won_t[s] + won[s] for s in range(n)]))
-        playouts += n_legal
+        if exact:
+            exact_v = exact_values(hands, k.leader, modes, k.points, k.trick, k.teams, seat, match_open)
+            for i, c in enumerate(legal):
+                values[i].append(float(before + exact_v[c]))
+            playouts += 1
+        else:
+            for i, c in enumerate(legal):
+                j = cands[i]
+                if j != i:
+                    values[i].append(values[j][-1])
+                    continue
+                hands[seat] = mine ^ (1 << c)
+                pts, won = policy_playout(
+                    hands, k.leader, modes, k.points, k.trick + (c,), k.teams, rnd, eps, k.misere, declaring_team
+                )
+                values[i].append(k.value([won_p[s] + pts[s] for s in range(n)], [won_t[s] + won[s] for s in range(n)]))
+                playouts += 1
         samples += 1
         now = time.perf_counter()
         # stop before a sample that would end past the deadline
         if samples >= min_samples and now + (now - last) >= deadline:
             break
         last = now
-        if samples >= cap or (samples >= CHECK_FROM and samples % CHECK_EVERY == 0 and settled(values, z)):
+        if samples >= cap or (
+            samples >= CHECK_FROM and samples % CHECK_EVERY == 0 and settled(values, z, weights=weights)
+        ):
             break
     STATS.decisions += 1
     STATS.playouts += playouts
     STATS.seconds += time.perf_counter() - t0
-    means = [sum(v) / samples for v in values]
+    total_w = sum(weights)
+    means = [sum(w * x for w, x in zip(weights, v, strict=True)) / total_w for v in values]
     best = max(range(n_legal), key=lambda i: means[i])
     # the rule-based card stands unless the search finds something clearly better
     default = legal.index(policy_card(k, view, legal))
     if means[best] - means[default] < PREFER_POLICY_WITHIN:
         return legal[default]
     return legal[best]
+
+
+def distinct_cards(legal: list[int], k: Knowledge, view: SeatView) -> list[int]:
+    """For every legal card, the index of the first legal card that plays exactly
+    like it: same suit, same points, and every card ranked between them (in every
+    mode still to come) is the mover's own or already played. Then either card
+    wins and loses the same tricks, and the other seats' legal cards are the same."""
+    modes = set(k.known_modes)
+    if len(modes) != 1 or len(k.known_modes) < k.tricks_left:
+        return list(range(len(legal)))
+    mid = next(iter(modes))
+    mine_or_gone = FULL & ~k.unknown
+    out = list(range(len(legal)))
+    for i, c in enumerate(legal):
+        for j in range(i):
+            d = legal[j]
+            if out[j] != j or d // 9 != c // 9 or k.points[d] != k.points[c]:
+                continue
+            suit = c // 9
+            order = _SUIT_RANKS[mid * 4 + suit]
+            a, b = sorted((order.index(c), order.index(d)))
+            if all(mine_or_gone >> x & 1 for x in order[a + 1 : b]):
+                out[i] = j
+                break
+    return out
+
+
+def _suit_ranks(k: int) -> tuple[int, ...]:
+    """The cards of suit ``k & 3`` in the order of their strength in mode ``k >> 2``
+    when that suit is led (trumps by trump rank)."""
+    suit = k & 3
+    st = STRENGTH[k]
+    return tuple(sorted((suit * 9 + r for r in range(9)), key=lambda c: st[c]))
+
+
+_SUIT_RANKS = tuple(_suit_ranks(k) for k in range(32))
 
 
 def policy_card(k: Knowledge, view: SeatView, legal: list[int]) -> int:
@@ -139,22 +215,195 @@ def policy_card(k: Knowledge, view: SeatView, legal: list[int]) -> int:
     )
 
 
-def settled(values: list[list[float]], z: float = 2.5, indifferent: float = 2.0) -> bool:
+def settled(
+    values: list[list[float]], z: float = 2.5, indifferent: float = 2.0, weights: list[float] | None = None
+) -> bool:
     """Whether more samples cannot change the choice much: the leading card is
     ahead of every other by ``z`` standard errors of the paired difference, or
-    the difference is surely below ``indifferent`` points."""
+    the difference is surely below ``indifferent`` points. ``weights``: one per
+    sample (importance weights), equal by default."""
     n = len(values[0])
-    means = [sum(v) / n for v in values]
+    w = weights if weights is not None else [1.0] * n
+    tw = sum(w)
+    n_eff = tw * tw / sum(x * x for x in w)
+    means = [sum(a * x for a, x in zip(w, v, strict=True)) / tw for v in values]
     b = max(range(len(values)), key=lambda i: means[i])
     vb = values[b]
     for j, vj in enumerate(values):
         if j == b:
             continue
-        d = [x - y for x, y in zip(vb, vj, strict=False)]
-        md = sum(d) / n
-        var = sum((x - md) ** 2 for x in d) / (n - 1)
-        se = (var / n) ** 0.5
+        d = [x - y for x, y in zip(vb, vj, strict=True)]
+        md = sum(a * x for a, x in zip(w, d, strict=True)) / tw
+        var = sum(a * (x - md) ** 2 for a, x in zip(w, d, strict=True)) / tw * n / (n - 1)
+        se = (var / n_eff) ** 0.5
         if md > z * se or md + z * se < indifferent:
             continue
         return False
     return True
+
+
+INF = 1 << 20
+
+
+def exact_values(
+    hands: list[int],
+    leader: int,
+    modes: tuple[int, ...],
+    points: tuple[int, ...] | list[int],
+    trick: tuple[int, ...],
+    teams: tuple[int, ...],
+    seat: int,
+    match_open: bool,
+) -> dict[int, int]:
+    """Double-dummy values of the mover's legal cards on one known deal.
+
+    ``hands``: every seat's cards (the mover ``seat`` included, the cards of
+    ``trick`` already removed); ``modes``: the mode id of every remaining trick,
+    the current one first; ``match_open``: the mover's side took every trick so
+    far. The value of a card is what the mover's side wins from here with best
+    play by everyone (alpha-beta, a table of bounds at trick starts): card
+    points, the last trick's 5 and, when it takes every trick, the match's 100.
+    """
+    n = len(hands)
+    hands = list(hands)
+    my = teams[seat]
+    side = tuple(teams[s] == my for s in range(n))
+    n_tr = len(modes)
+    table: dict[tuple[int, ...], tuple[int, int]] = {}
+    strength_t = STRENGTH
+    under_t = UNDER
+    params_t = LEGAL_PARAMS
+    bit = BIT
+
+    def trick_start(ti: int, lead: int, allwin: bool, alpha: int, beta: int) -> int:
+        key = (*hands, lead, allwin)
+        e = table.get(key)
+        if e is not None:
+            lo, hi = e
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            alpha = max(alpha, lo)
+            beta = min(beta, hi)
+        else:
+            lo, hi = -INF, INF
+        v = move(ti, 0, lead, 0, 0, 0, 0, 0, allwin, alpha, beta)
+        if v <= alpha:
+            hi = v
+        elif v >= beta:
+            lo = v
+        else:
+            lo = hi = v
+        table[key] = (lo, hi)
+        return v
+
+    def move(
+        ti: int, pos: int, s: int, k: int, best: int, win: int, under: int, tp: int, allwin: bool, alpha: int, beta: int
+    ) -> int:
+        mid = modes[ti]
+        h = hands[s]
+        if pos == 0:
+            legal = h
+        else:
+            follow, puur, trump_in, non_trump = params_t[k]
+            f = h & follow
+            legal = f | (h & trump_in) if f and f != puur else h
+            if under and h & non_trump:
+                legal &= ~under
+        maxing = side[s]
+        v_best = -INF if maxing else INF
+        last_card = pos == n - 1
+        last_trick = ti == n_tr - 1
+        for c in _ordered(legal, mid, k, pos):
+            hands[s] = h ^ bit[c]
+            if pos == 0:
+                kk = mid * 4 + c // 9
+                nb, nw, nu = strength_t[kk][c], s, under_t[kk][c]
+            else:
+                kk = k
+                st = strength_t[k][c]
+                if st > best:
+                    nb, nw, nu = st, s, under_t[k][c]
+                else:
+                    nb, nw, nu = best, win, under
+            ntp = tp + points[c]
+            if last_card:
+                mine = side[nw]
+                gain = (ntp + (LAST_TRICK_BONUS if last_trick else 0)) if mine else 0
+                nall = allwin and mine
+                if last_trick:
+                    v = gain + (MATCH_BONUS if nall else 0)
+                else:
+                    v = gain + trick_start(ti + 1, nw, nall, alpha - gain, beta - gain)
+            else:
+                v = move(ti, pos + 1, (s + 1) % n, kk, nb, nw, nu, ntp, allwin, alpha, beta)
+            hands[s] = h
+            if maxing:
+                if v > v_best:
+                    v_best = v
+                    if v > alpha:
+                        alpha = v
+                        if alpha >= beta:
+                            break
+            elif v < v_best:
+                v_best = v
+                if v < beta:
+                    beta = v
+                    if alpha >= beta:
+                        break
+        return v_best
+
+    # the current trick so far
+    mid0 = modes[0]
+    pos0 = len(trick)
+    k0 = best0 = win0 = under0 = tp0 = 0
+    if trick:
+        led, wi, under0 = trick_status(mid0, trick)
+        k0 = mid0 * 4 + led
+        best0 = STRENGTH[k0][trick[wi]]
+        win0 = (leader + wi) % n
+        tp0 = sum(points[c] for c in trick)
+    h = hands[seat]
+    if pos0 == 0:
+        legal = h
+    else:
+        legal = legal_mask(h, mid0, trick[0] // 9, under0)
+    out: dict[int, int] = {}
+    for c in card_ints(legal):
+        # the mover's card, then the rest with a full window (exact values)
+        hands[seat] = h ^ bit[c]
+        if pos0 == 0:
+            kk = mid0 * 4 + c // 9
+            nb, nw, nu = STRENGTH[kk][c], seat, UNDER[kk][c]
+        else:
+            kk = k0
+            st = STRENGTH[k0][c]
+            nb, nw, nu = (st, seat, UNDER[k0][c]) if st > best0 else (best0, win0, under0)
+        ntp = tp0 + points[c]
+        if pos0 == n - 1:
+            mine = side[nw]
+            gain = (ntp + (LAST_TRICK_BONUS if n_tr == 1 else 0)) if mine else 0
+            nall = match_open and mine
+            if n_tr == 1:
+                v = gain + (MATCH_BONUS if nall else 0)
+            else:
+                v = gain + trick_start(1, nw, nall, -INF, INF)
+        else:
+            v = move(0, pos0 + 1, (seat + 1) % n, kk, nb, nw, nu, ntp, match_open, -INF, INF)
+        hands[seat] = h
+        out[c] = v
+    return out
+
+
+def _ordered(legal: int, mid: int, k: int, pos: int) -> tuple[int, ...]:
+    """Legal cards, the strongest first (good cuts come early)."""
+    cs = card_ints(legal)
+    if len(cs) < 3:
+        return cs
+    st = STRENGTH[k] if pos else None
+    if st is None:
+        return tuple(sorted(cs, key=lambda c: -STRENGTH[mid * 4 + c // 9][c]))
+    return tuple(sorted(cs, key=lambda c: -st[c]))

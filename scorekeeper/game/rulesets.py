@@ -1,4 +1,5 @@
-"""Rule sets: the four variants of RULES.md section 6 and their options.
+"""Rule sets: the four variants of RULES.md section 6 and their options, and a circle's own
+rules (house rules, docs/DECISIONS.md "House rules").
 
 A ``RuleSet`` is a frozen value. An evening stores ``ruleset.to_dict()`` as a
 snapshot and rebuilds it with ``RuleSet.from_dict``, so a later change of a
@@ -12,10 +13,11 @@ dealer. In the team variants seats 0+2 and 1+3 are partners (the slate's seats
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from functools import lru_cache
+from typing import Any, cast, overload
 
 from .cards import DeckStyle, Suit
 from .contracts import Contract, Kind
@@ -27,6 +29,22 @@ class Variant(str, Enum):
     TEAMS = "teams"  # 6.2 two teams of two, multipliers
     SOLO4 = "solo4"  # 6.3 four players, all against all
     CLUB = "club"  # 6.4 club variant with 12 rows (teams)
+
+
+class Shape(str, Enum):
+    """Who plays against whom (RULES 6.1-6.3); the club variant is a team shape with its own rows."""
+
+    THREE = "three"  # three players alone
+    TEAMS = "teams"  # two teams of two
+    SOLO4 = "solo4"  # four players, all against all
+
+
+SHAPE_OF: dict[Variant, Shape] = {
+    Variant.THREE: Shape.THREE,
+    Variant.TEAMS: Shape.TEAMS,
+    Variant.SOLO4: Shape.SOLO4,
+    Variant.CLUB: Shape.TEAMS,
+}
 
 
 class Scoring(str, Enum):
@@ -52,14 +70,57 @@ SUIT_ORDERS: dict[str, tuple[Suit, Suit, Suit, Suit]] = {
 EXTRA_ROWS = ("slalom", "gustav", "tuo")  # optional rows of the team games
 
 
+def takes_extra_rows(variant: Variant) -> bool:
+    """The optional rows (``EXTRA_ROWS``) belong to the four-player games: teams and solo."""
+    return variant in (Variant.TEAMS, Variant.SOLO4)
+
+
+# What a circle's own rules may say (``RuleSet.check``).
+ROWS_MIN, ROWS_MAX = 4, 13
+ROW_NAME_MAX = 40  # characters of a house row's name
+MATCH_POINTS_MIN, MATCH_POINTS_MAX = 157, 10_000  # what a match counts as before the factor
+MATCH_BONUS_MAX = 100_000  # added after the factor
+COUNTERMATCH_COST_MAX = 10_000  # points a countermatch costs (counted before the factor)
+SEICH_TIMES_MAX = 9  # Seich hands per player or team and evening
+
+# What each shape can play: Gustav (6 + 6 tricks) is the three players' split, Riesenslalom
+# (4 + 5) the four players'; every other contract of RULES 4 is played by every shape.
+NOT_PLAYED: dict[Shape, frozenset[Kind]] = {
+    Shape.THREE: frozenset({Kind.RIESENSLALOM}),
+    Shape.TEAMS: frozenset({Kind.GUSTAV}),
+    Shape.SOLO4: frozenset({Kind.GUSTAV}),
+}
+
+# What an evening may be started with (the start form shows the same bounds): a row's factor,
+# and the stake. ``RuleSet.check`` holds every rule set that is written to them.
+FACTOR_MIN, FACTOR_MAX = 1, 1000
+STAKE_RAPPEN_MAX = 100_000  # CHF 1000 per stick, or per ``per_points`` points
+PER_POINTS_MAX = 10_000
+ROUND_TO_MAX = 100  # to the franc at most
+
+
+def check_factor(value: object, **where: object) -> None:
+    """A row's factor: a whole number from ``FACTOR_MIN`` to ``FACTOR_MAX`` (``where``: the params
+    the RuleError carries to say which row)."""
+    if type(value) is not int or not FACTOR_MIN <= value <= FACTOR_MAX:
+        raise RuleError(N_("A factor is a whole number from 1 to 1000."), "factor_range", **where)
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     """One row of the slate: what it may be played as, and its factor (or value)."""
 
     key: str  # stable id, unique in the rule set: suit_H, obenabe, joker1, twelve...
-    kinds: tuple[Kind, ...]
+    kinds: tuple[Kind, ...]  # empty: a house row, a contract the app has no play rules for
     factor: int
     suit: Suit | None = None  # the trump suit of a suit row
+    name: str = ""  # the circle's name for the row (a house row's only label); "" = the app's
+
+    @property
+    def playable(self) -> bool:
+        """True when the app knows how the row is played (the digital deal and the computer players
+        are offered for it); False for a house row, which is written by hand only."""
+        return bool(self.kinds)
 
     def allows(self, contract: Contract) -> bool:
         if contract.kind not in self.kinds:
@@ -76,12 +137,17 @@ class Row:
         return self.key.startswith("joker") or self.key == "twelve"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """The stored snapshot; ``name`` only when the circle named the row (so a preset's rows
+        are stored as before house rules)."""
+        out: dict[str, Any] = {
             "key": self.key,
             "kinds": [k.value for k in self.kinds],
             "factor": self.factor,
             "suit": None if self.suit is None else self.suit.letter,
         }
+        if self.name:
+            out["name"] = self.name
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Row:
@@ -90,6 +156,7 @@ class Row:
             kinds=tuple(Kind(k) for k in d["kinds"]),
             factor=int(d["factor"]),
             suit=None if d.get("suit") is None else Suit.parse(d["suit"]),
+            name=str(d.get("name") or ""),
         )
 
 
@@ -112,18 +179,114 @@ class Stake:
                 N_("A stake is 0 Rappen or more, per 1 point or more, rounded to 1 Rappen or more."), "stake_invalid"
             )
 
+    def check(self) -> None:
+        """The bounds an evening may be started with (a stored stake is read whatever it says)."""
+        for name, value, low, high in (
+            ("rappen", self.rappen, 0, STAKE_RAPPEN_MAX),
+            ("per_points", self.per_points, 1, PER_POINTS_MAX),
+            ("round_to", self.round_to, 1, ROUND_TO_MAX),
+        ):
+            if type(value) is not int or not low <= value <= high:
+                raise RuleError(
+                    N_(
+                        "A stake is 0 to %(rappen)s Rappen, per 1 to %(per_points)s points, "
+                        "rounded to 1 to %(round_to)s Rappen."
+                    ),
+                    "stake_range",
+                    rappen=STAKE_RAPPEN_MAX,
+                    per_points=PER_POINTS_MAX,
+                    round_to=ROUND_TO_MAX,
+                    field=f"stake.{name}",
+                )
+
+
+# What a variant scores by, and what its match is worth (RULES 6): the defaults of a rule set's
+# ``scoring``, ``match_points`` and ``match_bonus``.
+SCORING_OF: dict[Variant, Scoring] = {
+    Variant.THREE: Scoring.RAW,
+    Variant.TEAMS: Scoring.TENTHS,
+    Variant.SOLO4: Scoring.TENTHS,
+    Variant.CLUB: Scoring.FULL,
+}
+
+
+def match_default(scoring: Scoring) -> tuple[int, int]:
+    """(points before the factor, bonus after it) of a match: 257 and 0 (RAW, TENTHS: 25 x factor),
+    157 and 100 for FULL (157 x factor + 100)."""
+    return (157, 100) if scoring is Scoring.FULL else (257, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Cells:
+    """How a cell is written (``RuleSet.cells``; ``scoring.entries.written_value``): points by
+    ``scoring``; a match counts as ``match_points`` before the factor and adds ``match_bonus``
+    after it; a countermatch counts as minus ``countermatch_cost`` points before the factor."""
+
+    scoring: Scoring
+    match_points: int = 257
+    match_bonus: int = 0
+    countermatch_cost: int = 0
+
+    @overload
+    def scaled(self, factor: int, points: int) -> int: ...
+    @overload
+    def scaled(self, factor: int, points: float) -> float: ...
+    def scaled(self, factor: int, points: float) -> float:
+        """``points`` (below 0: a cost) as a cell of a row with ``factor`` writes them (an
+        expected, fractional number of points too: the row adviser's)."""
+        if self.scoring is Scoring.RAW:
+            return points
+        if self.scoring is Scoring.TENTHS:  # divide and floor FIRST (a cost: its tenths, as a cost)
+            return (points // 10 if points >= 0 else -(-points // 10)) * factor
+        return points * factor
+
+    def match(self, factor: int) -> int:
+        """A match's cell: ``match_points`` by the scoring, plus ``match_bonus``."""
+        return self.scaled(factor, self.match_points) + self.match_bonus
+
+    def countermatch(self, factor: int) -> int:
+        """A countermatch's cell: minus ``countermatch_cost`` by the scoring."""
+        return self.scaled(factor, -self.countermatch_cost)
+
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
+    """The rules an evening is played with. ``variant`` names the shape (``SHAPE_OF``) and the
+    defaults of every option left out (None): a preset of RULES 6 is a variant with its defaults
+    and its rows; a circle's own rules (house rules) change the rows, the scoring or the match."""
+
     variant: Variant
     rows: tuple[Row, ...]
     barrel: BarrelRule
     undenufe_six11: bool = False  # Undenufe: ace 0 and six 11 (default off)
-    seich: bool = False  # club variant: once per team, throw in from the barrel
+    seich: bool = False  # a player in the barrel may throw the hand in (club variant: once per team)
     stake: Stake = field(default_factory=Stake)
     deck: DeckStyle = DeckStyle.SWISS  # names of suits on screen
+    # House rules; None (the default) is the variant's, filled in on construction.
+    scoring: Scoring = cast(Scoring, None)  # how a cell is written
+    match_points: int = cast(int, None)  # a match counts as these points before the factor
+    match_bonus: int = cast(int, None)  # ... and this is added after it
+    countermatch_cost: int = 0  # a countermatch counts as minus these points before the factor
+    seich_times: int = 1  # Seich hands per player or team and evening (when ``seich``)
+
+    def __post_init__(self) -> None:
+        given: dict[str, object] = {k: getattr(self, k) for k in HOUSE_OPTIONS[:3]}
+        scoring = SCORING_OF[self.variant] if given["scoring"] is None else given["scoring"]
+        points, bonus = match_default(cast(Scoring, scoring))
+        defaults = {"scoring": scoring, "match_points": points, "match_bonus": bonus}
+        for key, value in given.items():
+            if value is None:
+                object.__setattr__(self, key, defaults[key])
+
+    @property
+    def cells(self) -> Cells:
+        return Cells(self.scoring, self.match_points, self.match_bonus, self.countermatch_cost)
 
     # --- shape --------------------------------------------------------------
+    @property
+    def shape(self) -> Shape:
+        return SHAPE_OF[self.variant]
+
     @property
     def n_players(self) -> int:
         return 3 if self.variant is Variant.THREE else 4
@@ -147,13 +310,28 @@ class RuleSet:
         return self.n_sides * len(self.rows)
 
     @property
-    def scoring(self) -> Scoring:
-        return {
-            Variant.THREE: Scoring.RAW,
-            Variant.TEAMS: Scoring.TENTHS,
-            Variant.SOLO4: Scoring.TENTHS,
-            Variant.CLUB: Scoring.FULL,
-        }[self.variant]
+    def digital_rows(self) -> tuple[str, ...]:
+        """The keys of the rows the app can deal and play (the computer players too): every row
+        but the house rows (``Row.playable``), in row order."""
+        return tuple(r.key for r in self.rows if r.playable)
+
+    @property
+    def all_playable(self) -> bool:
+        """True when the digital table can deal every row of the evening."""
+        return all(r.playable for r in self.rows)
+
+    @property
+    def is_preset(self) -> bool:
+        """True for a rule set of RULES 6 (any of its options and factors): the rows of its
+        variant, and its variant's scoring, match, countermatch and Seich. What the shipped
+        tables (the win odds) were made for; False for house rules."""
+        return (
+            _shape(self.rows, self.seich) in _shapes(self.variant)
+            and self._options() == RuleSet(self.variant, (), self.barrel)._options()
+        )
+
+    def _options(self) -> tuple[object, ...]:
+        return (self.scoring, self.match_points, self.match_bonus, self.countermatch_cost, self.seich_times)
 
     def side_of(self, seat: int) -> int:
         """The slate column a seat writes in (its team in the team variants)."""
@@ -170,7 +348,9 @@ class RuleSet:
 
     # --- snapshot -----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """The stored snapshot. The house-rule options are written only where they differ from
+        the variant's, so a preset is stored exactly as before house rules."""
+        out: dict[str, Any] = {
             "variant": self.variant.value,
             "rows": [r.to_dict() for r in self.rows],
             "barrel": self.barrel.value,
@@ -183,9 +363,30 @@ class RuleSet:
             },
             "deck": self.deck.value,
         }
+        base = RuleSet(self.variant, (), self.barrel, scoring=self.scoring)
+        for key in HOUSE_OPTIONS:
+            if key == "scoring":
+                if self.scoring is not SCORING_OF[self.variant]:
+                    out[key] = self.scoring.value
+            elif getattr(self, key) != getattr(base, key):
+                out[key] = getattr(self, key)
+        return out
+
+    def rules_dict(self) -> dict[str, Any]:
+        """The API's shape of a rule set (``Rules`` in OpenAPI): the snapshot with every option
+        written out, and the shape; ``rules_from_dict`` reads it back unchanged."""
+        out = self.to_dict()
+        out["shape"] = self.shape.value
+        out["scoring"] = self.scoring.value
+        for key in HOUSE_OPTIONS[1:]:
+            out[key] = getattr(self, key)
+        out["preset"] = self.is_preset
+        out["digital_rows"] = list(self.digital_rows)
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RuleSet:
+        scoring = d.get("scoring")
         return cls(
             variant=Variant(d["variant"]),
             rows=tuple(Row.from_dict(r) for r in d["rows"]),
@@ -194,6 +395,11 @@ class RuleSet:
             seich=bool(d.get("seich", False)),
             stake=Stake(**d.get("stake", {})),
             deck=DeckStyle(d.get("deck", DeckStyle.SWISS.value)),
+            scoring=cast(Scoring, None if scoring is None else Scoring(scoring)),
+            match_points=cast(int, d.get("match_points")),
+            match_bonus=cast(int, d.get("match_bonus")),
+            countermatch_cost=int(d.get("countermatch_cost", 0)),
+            seich_times=int(d.get("seich_times", 1)),
         )
 
     def with_factors(self, factors: dict[str, int]) -> RuleSet:
@@ -201,10 +407,140 @@ class RuleSet:
         unknown = set(factors) - {r.key for r in self.rows}
         if unknown:
             raise RuleError(N_("This game has no row %(rows)s."), "factor_row_unknown", rows=", ".join(sorted(unknown)))
-        for v in factors.values():
-            if not 1 <= int(v) <= 1000:
-                raise RuleError(N_("A factor is a whole number from 1 to 1000."), "factor_range")
-        return replace(self, rows=tuple(replace(r, factor=int(factors.get(r.key, r.factor))) for r in self.rows))
+        for key, v in factors.items():
+            check_factor(v, row=key)
+        return replace(self, rows=tuple(replace(r, factor=factors.get(r.key, r.factor)) for r in self.rows))
+
+    def check(self) -> None:
+        """Raises RuleError unless an evening could be started with this rule set: every factor
+        from 1 to 1000, the stake within its bounds, and the rows either those of the variant with
+        some of its options (suit order, optional rows, what a joker may stand for) or a circle's
+        own (``check_house_rows``), and the house-rule options within theirs. The one check of a
+        rule set that is written: a started evening, a paper slate, each evening of an imported
+        file. Its ``field`` param says where (``rows[3].factor``, ``stake.rappen``, ``rows``)."""
+        for i, r in enumerate(self.rows):
+            check_factor(r.factor, row=r.key, field=f"rows[{i}].factor")
+        self.stake.check()
+        if _shape(self.rows, self.seich) not in _shapes(self.variant):
+            check_house_rows(self.shape, self.rows)
+        _check_options(self)
+
+
+# The house-rule options of a rule set, as named in its dict (``scoring`` first).
+HOUSE_OPTIONS = ("scoring", "match_points", "match_bonus", "countermatch_cost", "seich_times")
+
+
+def _rule_error(message: str, code: str, field: str, **params: object) -> RuleError:
+    return RuleError(message, code, field=field, **params)
+
+
+def check_house_rows(shape: Shape, rows: Sequence[Row]) -> None:
+    """A circle's own rows (docs/DECISIONS.md "House rules"): 4 to 13, each key once; a row is
+    one or more contracts of RULES 4 the shape plays (a suit row names its suit), or a named
+    house row (no contracts); a row of one contract, and a house row's name, come once (a joker
+    and a "one of these two" row may repeat). RuleError naming the field otherwise."""
+    if not ROWS_MIN <= len(rows) <= ROWS_MAX:
+        raise _rule_error(
+            N_("A slate has %(low)s to %(high)s rows (this one has %(n)s)."),
+            "rows_count",
+            "rows",
+            low=ROWS_MIN,
+            high=ROWS_MAX,
+            n=len(rows),
+        )
+    keys: set[str] = set()
+    seen: dict[object, int] = {}
+    for i, r in enumerate(rows):
+        at = f"rows[{i}]"
+        if type(r.key) is not str or not r.key or len(r.key) > ROW_NAME_MAX or r.key in keys:
+            raise _rule_error(N_("Every row needs a key of its own (row %(n)s)."), "row_key", f"{at}.key", n=i + 1)
+        keys.add(r.key)
+        if type(r.name) is not str or len(r.name) > ROW_NAME_MAX:
+            raise _rule_error(
+                N_("A row's name is at most %(max)s characters (row %(n)s)."),
+                "row_name_long",
+                f"{at}.name",
+                max=ROW_NAME_MAX,
+                n=i + 1,
+            )
+        if not r.kinds and not r.name.strip():
+            raise _rule_error(
+                N_("A house row (one the app has no play rules for) needs a name (row %(n)s)."),
+                "row_name_required",
+                f"{at}.name",
+                n=i + 1,
+            )
+        if len(set(r.kinds)) != len(r.kinds):
+            raise _rule_error(N_("Row %(n)s names a contract twice."), "row_kinds_twice", f"{at}.kinds", n=i + 1)
+        if Kind.GUSTAV in r.kinds and shape is not Shape.THREE:
+            raise _rule_error(
+                N_("Gustav is played by three players; four play Riesenslalom (row %(n)s)."),
+                "row_gustav",
+                f"{at}.kinds",
+                n=i + 1,
+            )
+        cannot = [k for k in r.kinds if k in NOT_PLAYED[shape]]
+        if cannot:
+            raise _rule_error(
+                N_("This table cannot play %(contract)s (row %(n)s)."),
+                "row_shape",
+                f"{at}.kinds",
+                contract=cannot[0].value,
+                n=i + 1,
+            )
+        if r.kinds == (Kind.SUIT,) and r.suit is None:
+            raise _rule_error(N_("A suit row names its suit (row %(n)s)."), "row_suit_required", f"{at}.suit", n=i + 1)
+        if r.suit is not None and r.kinds != (Kind.SUIT,):
+            raise _rule_error(
+                N_("Only a suit row names a suit (row %(n)s)."), "row_suit_not_allowed", f"{at}.suit", n=i + 1
+            )
+        same: object = ("name", r.name.strip().casefold()) if not r.kinds else (r.kinds, r.suit)
+        if (not r.kinds or len(r.kinds) == 1) and same in seen:
+            raise _rule_error(
+                N_("Rows %(first)s and %(n)s are the same: a contract is written in one row."),
+                "row_twice",
+                at,
+                first=seen[same] + 1,
+                n=i + 1,
+            )
+        seen.setdefault(same, i)
+
+
+def _check_options(rs: RuleSet) -> None:
+    """The house-rule options within their bounds (whole numbers; the field named). Three
+    players write the declarer's card points (a match 257, a countermatch 0): their money is
+    in sticks and potatoes, a row's factor its sticks (RULES 6.1), so the other options are
+    the team and solo games'."""
+    if not isinstance(rs.scoring, Scoring):
+        raise _rule_error(N_("There is no scoring %(value)s."), "scoring_unknown", "scoring", value=str(rs.scoring))
+    if rs.shape is Shape.THREE:
+        plain = RuleSet(Variant.THREE, (), rs.barrel)
+        for name in HOUSE_OPTIONS[:4]:
+            if getattr(rs, name) != getattr(plain, name):
+                raise _rule_error(
+                    N_(
+                        "Three players write the declarer's card points (a match 257, a countermatch 0); "
+                        "a row's factor is its sticks."
+                    ),
+                    "three_writes_points",
+                    name,
+                )
+    for name, low, high in (
+        ("match_points", MATCH_POINTS_MIN, MATCH_POINTS_MAX),
+        ("match_bonus", 0, MATCH_BONUS_MAX),
+        ("countermatch_cost", 0, COUNTERMATCH_COST_MAX),
+        ("seich_times", 1, SEICH_TIMES_MAX),
+    ):
+        value = getattr(rs, name)
+        if type(value) is not int or not low <= value <= high:
+            raise _rule_error(
+                N_("%(name)s is a whole number from %(low)s to %(high)s."),
+                "option_range",
+                name,
+                name=name,
+                low=low,
+                high=high,
+            )
 
 
 def _suit_rows(order: Iterable[Suit], factors: Iterable[int]) -> list[Row]:
@@ -252,6 +588,17 @@ def default_deck(variant: Variant | str) -> DeckStyle:
     return DeckStyle.FRENCH if Variant(variant) is Variant.CLUB else DeckStyle.SWISS
 
 
+def stored_or_none(snapshot: dict[str, Any] | None) -> RuleSet | None:
+    """A stored rule-set snapshot that is a default only (a circle's house rules, the rules of its
+    last evening): the rule set, or None when there is none or it no longer reads."""
+    if not snapshot:
+        return None
+    try:
+        return RuleSet.from_dict(snapshot)
+    except (KeyError, TypeError, ValueError, AttributeError):  # RuleError is a ValueError
+        return None
+
+
 def default_ruleset(
     variant: Variant | str,
     *,
@@ -276,7 +623,7 @@ def default_ruleset(
     if set(extra_rows) - set(EXTRA_ROWS):
         unknown = ", ".join(sorted(set(extra_rows) - set(EXTRA_ROWS)))
         raise RuleError(N_("There is no optional row %(rows)s."), "extra_row_unknown", rows=unknown)
-    if extras and variant not in (Variant.TEAMS, Variant.SOLO4):
+    if extras and not takes_extra_rows(variant):
         raise RuleError(
             N_("The optional rows (Slalom, Gustav, TUO) belong to the four-player team and solo games."),
             "extra_rows_variant",
@@ -287,6 +634,22 @@ def default_ruleset(
         raise RuleError(N_("There is no barrel rule %(barrel)s."), "barrel_unknown", barrel=str(barrel))
     if deck is not None and deck not in {d.value for d in DeckStyle}:
         raise RuleError(N_("There are no suit names %(deck)s."), "deck_unknown", deck=str(deck))
+    rs = RuleSet(
+        variant=variant,
+        rows=tuple(_rows(variant, suit_order, extras, jokers_play_extras)),
+        barrel=BarrelRule(barrel) if barrel else (BarrelRule.BOOK if variant is Variant.THREE else BarrelRule.ONLINE),
+        undenufe_six11=undenufe_six11,
+        seich=variant is Variant.CLUB,
+        stake=stake or stake_of(variant),
+        deck=default_deck(variant) if deck is None else DeckStyle(deck),
+    )
+    rs = rs.with_factors(factors) if factors else rs
+    rs.check()
+    return rs
+
+
+def _rows(variant: Variant, suit_order: str | None, extras: list[str], jokers_play_extras: bool) -> list[Row]:
+    """The rows of a variant with its options (``default_ruleset``'s, options already checked)."""
     rows: list[Row]
     if variant is Variant.THREE:
         order = SUIT_ORDERS[suit_order or "swiss"]
@@ -320,16 +683,33 @@ def default_ruleset(
             Row("komisch", (Kind.KOMISCH,), 11),
         ]
         rows += _jokers(rows, ("twelve",), (12,))
-    rs = RuleSet(
-        variant=variant,
-        rows=tuple(rows),
-        barrel=BarrelRule(barrel) if barrel else (BarrelRule.BOOK if variant is Variant.THREE else BarrelRule.ONLINE),
-        undenufe_six11=undenufe_six11,
-        seich=variant is Variant.CLUB,
-        stake=stake or stake_of(variant),
-        deck=default_deck(variant) if deck is None else DeckStyle(deck),
+    return rows
+
+
+RowShape = tuple[tuple[tuple[str, tuple[Kind, ...], Suit | None], ...], bool]
+
+
+def _shape(rows: Iterable[Row], seich: bool) -> RowShape:
+    """What of a rule set's rows the options decide (their factors aside), and its Seich."""
+    return tuple((r.key, r.kinds, r.suit) for r in rows), seich
+
+
+@lru_cache(maxsize=len(Variant))
+def _shapes(variant: Variant) -> frozenset[RowShape]:
+    """Every shape an evening of ``variant`` can be started with (every option taken or not)."""
+    extras_options: list[list[str]] = [[]]
+    if takes_extra_rows(variant):
+        extras_options = [[e for e in EXTRA_ROWS if e in chosen] for chosen in _subsets(EXTRA_ROWS)]
+    return frozenset(
+        _shape(_rows(variant, order, extras, jokers), variant is Variant.CLUB)
+        for order in SUIT_ORDERS
+        for extras in extras_options
+        for jokers in (False, True)
     )
-    return rs.with_factors(factors) if factors else rs
+
+
+def _subsets(items: tuple[str, ...]) -> list[set[str]]:
+    return [{x for i, x in enumerate(items) if mask >> i & 1} for mask in range(1 << len(items))]
 
 
 def typed_factors(shown: RuleSet, typed: dict[str, int | None]) -> dict[str, int]:
@@ -342,3 +722,155 @@ def typed_factors(shown: RuleSet, typed: dict[str, int | None]) -> dict[str, int
         for key, value in typed.items()
         if key in shown_factors and value is not None and value != shown_factors[key]
     }
+
+
+def shared_factors(ruleset: RuleSet) -> list[tuple[int, tuple[str, ...]]]:
+    """The factors more than one row holds, each with its rows in row order: a factor typed by
+    hand may have hit another row's by mistake (some house rules do it on purpose). Empty for
+    three players, whose row values 1 to 3 repeat by design (RULES.md 6.1)."""
+    if ruleset.variant is Variant.THREE:
+        return []
+    rows: dict[int, list[str]] = {}
+    for row in ruleset.rows:
+        rows.setdefault(row.factor, []).append(row.key)
+    return [(factor, tuple(keys)) for factor, keys in rows.items() if len(keys) > 1]
+
+
+def house_rows_only(ruleset: RuleSet, open_rows: Sequence[Sequence[str]]) -> list[str]:
+    """The names of the house rows (``Row.playable`` False) of the sides whose open rows are all
+    house rows: the digital table deals only rows the app plays, so such a side could not choose
+    (empty: the next hand can be dealt; the house rows are written on the slate)."""
+    out: list[str] = []
+    for keys in open_rows:
+        rows = [ruleset.row(k) for k in keys]
+        if rows and not any(r.playable for r in rows):
+            out.extend(r.name or r.key for r in rows if (r.name or r.key) not in out)
+    return out
+
+
+# --- who sits at a table ----------------------------------------------------------------------
+def verify_seated_once(players: Sequence[Hashable]) -> None:
+    """Every player sits at the table once (``players``: names compared without case, or ids)."""
+    if len(set(players)) != len(players):
+        raise RuleError(N_("Every player sits at the table once."), "players_distinct")
+
+
+def verify_table(rs: RuleSet, names: Sequence[str], first_dealer: object) -> None:
+    """The table an evening is written for: as many players as the game has, each once (names
+    compared without case), and a first dealer who is one of them. RuleError otherwise."""
+    n = rs.n_players
+    if len(names) != n:
+        raise RuleError(N_("This game needs %(n)s players."), "players_count", n=n)
+    verify_seated_once([name.casefold() for name in names])
+    if type(first_dealer) is not int or not 0 <= first_dealer < n:
+        raise RuleError(N_("The first dealer must be one of the players."), "first_dealer")
+
+
+# --- a rule set from outside (the API, a form) --------------------------------------------------
+def _bad(field: str) -> RuleError:
+    return RuleError(N_("The rule set's %(field)s is not valid."), "rules_field", field=field)
+
+
+def _int(d: dict[str, Any], key: str, at: str, default: int | None = None) -> int | None:
+    value = d.get(key, default)
+    if value is not None and type(value) is not int:
+        raise _bad(at)
+    return value
+
+
+def rules_from_dict(d: object) -> RuleSet:
+    """A rule set in the API's shape (``RuleSet.rules_dict``; the stored snapshot is one too),
+    every part checked: RuleError naming the field (``rows[2].kinds``, ``match_points``) for a
+    value of the wrong kind, and ``RuleSet.check``'s for one the rules do not allow. Options
+    left out are the variant's; ``shape`` may stand for the variant (``teams`` for two teams)."""
+    if not isinstance(d, dict):
+        raise _bad("rules")
+    variants = {v.value for v in Variant}
+    shapes = {s.value: v for v, s in reversed(list(SHAPE_OF.items()))}
+    variant_s, shape_s = d.get("variant"), d.get("shape")
+    if variant_s is None and shape_s in shapes:
+        variant = shapes[shape_s]
+    elif variant_s in variants:
+        variant = Variant(variant_s)
+    else:
+        raise _bad("variant")
+    if shape_s is not None and shape_s != SHAPE_OF[variant].value:
+        raise _bad("shape")
+    raw_rows = d.get("rows")
+    if not isinstance(raw_rows, list) or not ROWS_MIN <= len(raw_rows) <= ROWS_MAX:
+        raise RuleError(
+            N_("A slate has %(low)s to %(high)s rows (this one has %(n)s)."),
+            "rows_count",
+            field="rows",
+            low=ROWS_MIN,
+            high=ROWS_MAX,
+            n=len(raw_rows) if isinstance(raw_rows, list) else 0,
+        )
+    rows = tuple(_row_from(r, i) for i, r in enumerate(raw_rows))
+    options: dict[str, Any] = {}
+    for key in ("barrel", "deck", "scoring"):
+        value = d.get(key)
+        enum: Any = {"barrel": BarrelRule, "deck": DeckStyle, "scoring": Scoring}[key]
+        if value is not None and value not in {e.value for e in enum}:
+            raise _bad(key)
+        options[key] = None if value is None else enum(value)
+    for key in ("undenufe_six11", "seich"):
+        value = d.get(key, key == "seich" and variant is Variant.CLUB)
+        if type(value) is not bool:
+            raise _bad(key)
+        options[key] = value
+    stake_d = d.get("stake", {})
+    if not isinstance(stake_d, dict) or set(stake_d) - {"rappen", "per_points", "round_to"}:
+        raise _bad("stake")
+    base = stake_of(variant)
+    stake_values = {
+        key: _int(stake_d, key, f"stake.{key}", getattr(base, key)) for key in ("rappen", "per_points", "round_to")
+    }
+    try:
+        stake = Stake(**cast(dict[str, int], stake_values))
+    except RuleError as err:
+        raise _bad("stake") from err
+    rs = RuleSet(
+        variant=variant,
+        rows=rows,
+        barrel=options["barrel"] or (BarrelRule.BOOK if variant is Variant.THREE else BarrelRule.ONLINE),
+        undenufe_six11=options["undenufe_six11"],
+        seich=options["seich"],
+        stake=stake,
+        deck=options["deck"] or default_deck(variant),
+        scoring=cast(Scoring, options["scoring"]),
+        match_points=cast(int, _int(d, "match_points", "match_points")),
+        match_bonus=cast(int, _int(d, "match_bonus", "match_bonus")),
+        countermatch_cost=cast(int, _int(d, "countermatch_cost", "countermatch_cost", 0)),
+        seich_times=cast(int, _int(d, "seich_times", "seich_times", 1)),
+    )
+    rs.check()
+    return rs
+
+
+def _row_from(d: object, i: int) -> Row:
+    at = f"rows[{i}]"
+    if not isinstance(d, dict):
+        raise _bad(at)
+    key = d.get("key", f"row{i + 1}")
+    if type(key) is not str:
+        raise _bad(f"{at}.key")
+    kinds = d.get("kinds", [])
+    values = {k.value for k in Kind}
+    if not isinstance(kinds, list) or any(k not in values for k in kinds):
+        raise _bad(f"{at}.kinds")
+    factor = d.get("factor")
+    check_factor(factor, row=key, field=f"{at}.factor")
+    suit = d.get("suit")
+    if suit is not None and (type(suit) is not str or suit.upper() not in {s.letter for s in Suit}):
+        raise _bad(f"{at}.suit")
+    name = d.get("name", "")
+    if type(name) is not str:
+        raise _bad(f"{at}.name")
+    return Row(
+        key=key,
+        kinds=tuple(Kind(k) for k in kinds),
+        factor=cast(int, factor),
+        suit=None if suit is None else Suit.parse(suit),
+        name=name.strip(),
+    )

@@ -28,6 +28,12 @@ def forehand(ruleset: RuleSet, dealer: int) -> int:
     return (dealer + 1) % ruleset.n_players
 
 
+def next_first_dealer(ruleset: RuleSet, first_dealer: int) -> int:
+    """Who deals first at the next evening ("same again"): the seat after this evening's first
+    dealer (the deal moves on in playing order, as from hand to hand)."""
+    return (first_dealer + 1) % ruleset.n_players
+
+
 def dealer_after(ruleset: RuleSet, first_dealer: int, hands_dealt: int) -> int:
     """The dealer of the next hand after ``hands_dealt`` hands (Seich hands included)."""
     return (first_dealer + hands_dealt) % ruleset.n_players

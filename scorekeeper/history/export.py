@@ -169,13 +169,20 @@ def _evening(ev: EveningRecord) -> dict[str, Any]:
     }
 
 
+def _circle(circle: CircleRecord) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": circle.name, "created_at": _time(circle.created_at)}
+    if circle.house_rules is not None:  # written only when saved: a circle without keeps its file as before
+        out["house_rules"] = circle.house_rules.to_dict()
+    return out
+
+
 def encode(circle: CircleRecord, exported_at: datetime) -> dict[str, Any]:
     """The export document of ``circle`` (plain JSON types)."""
     return {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": _time(exported_at),
-        "circle": {"name": circle.name, "created_at": _time(circle.created_at)},
+        "circle": _circle(circle),
         "players": [{"id": p.id, "name": p.name, "created_at": _time(p.created_at)} for p in circle.players],
         "evenings": [_evening(ev) for ev in circle.evenings],
         "settlements": [
@@ -269,6 +276,12 @@ class _Reader:
         except ValueError:
             raise self._bad(key) from None
         if when.tzinfo is None:
+            raise self._bad(key)
+        return when
+
+    def required_time(self, key: str) -> datetime:
+        when = self.time(key)
+        if when is None:
             raise self._bad(key)
         return when
 
@@ -374,11 +387,21 @@ def _read_digital(r: _Reader) -> DigitalHand:
     )
 
 
-def _read_evening(r: _Reader) -> EveningRecord:
+def _read_ruleset(r: _Reader, key: str) -> RuleSet:
     try:
-        ruleset = RuleSet.from_dict(r.obj("ruleset").d)
+        return RuleSet.from_dict(r.obj(key).d)
     except (KeyError, ValueError, TypeError, AttributeError):
-        raise _fail("export_damaged", where=f"{r.path}.ruleset") from None
+        raise _fail("export_damaged", where=f"{r.path}.{key}") from None
+
+
+def _read_house_rules(c: _Reader) -> RuleSet | None:
+    """The circle's house rules: an absent key (every file written before issue 24) or null
+    means the circle has none."""
+    return None if c.d.get("house_rules") is None else _read_ruleset(c, "house_rules")
+
+
+def _read_evening(r: _Reader) -> EveningRecord:
+    ruleset = _read_ruleset(r, "ruleset")
     seats = r.array("seats")
     if not all(isinstance(p, str) for p in seats):
         raise _fail("export_damaged", where=f"{r.path}.seats")
@@ -425,6 +448,33 @@ def _read_housekeeping(r: _Reader) -> Housekeeping:
     )
 
 
+_BOM: Final = b"\xef\xbb\xbf"
+_JSON_SPACE: Final = b" \t\r\n"
+_LITERALS: Final = (b"true", b"false", b"null")
+
+
+def check_start(head: bytes) -> bool:
+    """What the first bytes of a file already tell, before the rest is read: True once they
+    begin a JSON object (it may be an export), False while only a byte-order mark and blanks
+    came; ``export_not_json`` when they cannot begin JSON at all, ``export_foreign`` when they
+    begin JSON that is no object (a list, a string, a number, true, false, null). A file of
+    another kind (a picture, the CSV) is so refused at its first piece, never read whole."""
+    text = head.removeprefix(_BOM).lstrip(_JSON_SPACE)
+    if not text or _BOM.startswith(head):
+        return False
+    first = text[:1]
+    if first == b"{":
+        return True
+    if first in b'["-0123456789':
+        raise _fail("export_foreign")
+    for literal in _LITERALS:
+        if text.startswith(literal):
+            raise _fail("export_foreign")
+        if literal.startswith(text):
+            return False  # "nu": wait for more
+    raise _fail("export_not_json")
+
+
 def parse(data: bytes | str) -> dict[str, Any]:
     """The JSON document of an export file, upgraded to the current version."""
     if isinstance(data, bytes):
@@ -449,6 +499,7 @@ def document(doc: object) -> dict[str, Any]:
 def read(doc: dict[str, Any]) -> CircleRecord:
     """A current-version document as records (types checked, rules not yet: ``validate``)."""
     r = _Reader(doc, "export")
+    r.required_time("exported_at")  # not kept (a restore is not the export), but part of the format
     c = r.obj("circle")
     return CircleRecord(
         name=c.text("name"),
@@ -457,18 +508,28 @@ def read(doc: dict[str, Any]) -> CircleRecord:
         evenings=tuple(_read_evening(x) for x in r.items("evenings")),
         settlements=tuple(_read_settlement(x) for x in r.items("settlements")),
         housekeeping=tuple(_read_housekeeping(x) for x in r.items("housekeeping")),
+        house_rules=_read_house_rules(c),
     )
 
 
 def validate(circle: CircleRecord) -> None:
-    """Everything a restore would rely on: ids unique and known, every log replays, every
-    slate passes the scoring core's checks, every ended evening has its result, the purse
-    and housekeeping logs pass their gates. Raises ``export_invalid`` (or the rule's own
-    RuleError code in ``reason``)."""
+    """Everything a restore would rely on, by the rules of the writes it replays: ids unique
+    and known, every rule set one an evening could be started with (``RuleSet.check``), every
+    log replays, every slate passes the scoring core's checks (``Slate.build``), every ended
+    evening has its result, the purse and housekeeping logs pass their gates. Raises
+    ``export_invalid`` (``where``: the field, ``reason``: the rule's own RuleError code)."""
 
     def invalid(where: str, reason: str) -> RuleError:
         return _fail("export_invalid", where=where, reason=reason)
 
+    def check_rules(where: str, rs: RuleSet) -> None:
+        try:
+            rs.check()  # what starting an evening allows (factors, stake, rows)
+        except RuleError as err:
+            raise invalid(f"{where}.{err.params.get('field', 'rows')}", err.code) from None
+
+    if circle.house_rules is not None:
+        check_rules("circle.house_rules", circle.house_rules)  # what saving them allows
     ids = [p.id for p in circle.players]
     if len(set(ids)) != len(ids):
         raise invalid("players", "player_twice")
@@ -480,6 +541,7 @@ def validate(circle: CircleRecord) -> None:
             raise invalid(where, "evening_twice")
         seen.add(ev.id)
         rs = ev.ruleset
+        check_rules(f"{where}.ruleset", rs)
         if len(ev.seats) != rs.n_players or len(set(ev.seats)) != len(ev.seats) or not set(ev.seats) <= known:
             raise invalid(where, "seats")
         if not 0 <= ev.first_dealer < rs.n_players:

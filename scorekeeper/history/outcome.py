@@ -2,7 +2,7 @@
 
 ``outcome(record)`` replays the log (``records.replay``), builds the ``Slate`` (which
 checks every hand again), keeps the cuts that decide a current tie
-(``scoring.effective_cuts``), and, once the evening is decided, the ``Result`` and the
+(``scoring.standing.decide``), and, once the evening is decided, the ``Result`` and the
 ``Payout``. It depends only on the rule set, the first dealer, the hands, the cuts and
 the status, not on who sat where, so it is cached by those (a merge or a rename costs
 nothing) and shared by statistics, ratings, the purse, charts and the export checks.
@@ -21,10 +21,11 @@ from ..game.contracts import Kind
 from ..game.hand_entry import MATCH_BONUS, HandEntry
 from ..game.rulesets import RuleSet
 from ..scoring.entries import is_misere, outcome_of
-from ..scoring.final import Cut, Result, Tie, effective_cuts, final_result
+from ..scoring.final import Cut, Result, Tie
 from ..scoring.forecast import history_key
-from ..scoring.payouts import Payout, payout
+from ..scoring.payouts import Payout
 from ..scoring.slate import Cell, Slate
+from ..scoring.standing import decide
 from .records import EveningRecord
 from .summary import Decided, HandFact, Hands, Summary
 
@@ -33,12 +34,14 @@ __all__ = ["HandFact", "Outcome", "Summary", "outcome", "summary_of", "summarize
 CACHE_SIZE = 2048  # evenings kept per worker (~14 KB each: about 28 MB at most)
 
 
-def contract_kind(ruleset: RuleSet, entry: HandEntry) -> Kind:
-    """What the hand was played as: its contract's kind, or the fixed row's one kind."""
+def contract_kind(ruleset: RuleSet, entry: HandEntry) -> Kind | None:
+    """What the hand was played as: its contract's kind, or the fixed row's one kind; None for
+    a house row (a contract the app does not know: in no contract's statistics)."""
     if entry.contract is not None:
         return entry.contract.kind
     assert entry.row_key is not None
-    return ruleset.row(entry.row_key).kinds[0]
+    kinds = ruleset.row(entry.row_key).kinds
+    return kinds[0] if kinds else None
 
 
 def contract_code(ruleset: RuleSet, entry: HandEntry) -> str:
@@ -48,6 +51,8 @@ def contract_code(ruleset: RuleSet, entry: HandEntry) -> str:
         return entry.contract.code
     assert entry.row_key is not None
     row = ruleset.row(entry.row_key)
+    if not row.kinds:
+        return ""  # a house row
     if row.suit is not None:
         return f"{row.kinds[0].value}:{row.suit.letter}"
     return row.kinds[0].value
@@ -85,12 +90,8 @@ def _outcome(
 ) -> Outcome:
     slate = Slate.build(ruleset, first_dealer, entries)
     hands = tuple(_fact(ruleset, c) for c in sorted(slate.cells.values(), key=lambda c: c.index))
-    decisive, pending = effective_cuts(slate, cuts)
-    if (not ended and not slate.complete) or pending:
-        return Outcome(slate, tuple(decisive), tuple(pending), None, None, summarize(slate, None, None, hands))
-    res = final_result(slate, decisive)
-    pay = payout(ruleset, res)
-    return Outcome(slate, tuple(decisive), (), res, pay, summarize(slate, res, pay, hands))
+    d = decide(slate, cuts, is_open=not ended)  # the slate's own rule of when an evening is decided
+    return Outcome(slate, d.cuts, d.pending, d.result, d.payout, summarize(slate, d.result, d.payout, hands))
 
 
 def _fact(ruleset: RuleSet, c: Cell) -> HandFact:

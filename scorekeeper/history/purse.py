@@ -32,11 +32,12 @@ from .records import EveningId, PaymentKind, PlayerId, Settlement, replay, when_
 from .stats import Filter, admitted
 
 EXACT_LIMIT: Final = 12
+PAYMENT_MAX_RAPPEN: Final = 100_000_000  # CHF 1,000,000: the most one payment may be
 
 ERROR_CODES: Final[dict[str, str]] = {
     "player_unknown": N_("There is no such player in this circle."),
     "payment_same_player": N_("Who paid and who received must be two different players."),
-    "payment_amount": N_("The amount must be more than 0, in whole Rappen."),
+    "payment_amount": N_("The amount must be more than 0 and at most CHF %(max)s, in whole Rappen."),
     "payment_date": N_("Say when the money was paid."),
     "payment_unknown": N_("There is no payment %(seq)s to change."),
     "payment_order": N_("The payments of this circle are out of order (payment %(seq)s)."),
@@ -70,8 +71,8 @@ def verify_settlement(players: Collection[PlayerId], log: Sequence[Settlement], 
         raise _fail("player_unknown")
     if new.payer == new.payee:
         raise _fail("payment_same_player")
-    if type(new.rappen) is not int or new.rappen <= 0:
-        raise _fail("payment_amount")
+    if type(new.rappen) is not int or not 0 < new.rappen <= PAYMENT_MAX_RAPPEN:
+        raise _fail("payment_amount", max=PAYMENT_MAX_RAPPEN // 100)
     if new.paid_at is None:
         raise _fail("payment_date")
 

@@ -33,7 +33,7 @@ from typing import Any, Final, NamedTuple
 import openskill
 from openskill.models import PlackettLuce
 
-from ..game.rulesets import Variant
+from ..game.rulesets import RuleSet
 from .housekeeping import CircleView
 from .records import EveningId, EveningRecord, PlayerId
 from .stats import ALL, Filter, admitted
@@ -45,12 +45,13 @@ class Ladder(str, Enum):
     TEAM = "team"
 
 
-LADDER_OF = {
-    Variant.THREE: Ladder.THREE,
-    Variant.SOLO4: Ladder.SOLO,
-    Variant.TEAMS: Ladder.TEAM,
-    Variant.CLUB: Ladder.TEAM,
-}
+def ladder_of(rs: RuleSet) -> Ladder:
+    """The ladder an evening is rated on, from the shape of its rule set (not a side map of
+    variants, which a new variant could be missing from): sides of two are the team game,
+    three players alone the three-player game, more players alone all against all."""
+    if rs.n_sides < rs.n_players:
+        return Ladder.TEAM
+    return Ladder.THREE if rs.n_players == 3 else Ladder.SOLO
 
 
 class Rating(NamedTuple):
@@ -163,7 +164,7 @@ def _games(view: CircleView, flt: Filter) -> dict[Ladder, tuple[list[EveningReco
     for ev, out in admitted(view, flt):
         assert out.decided is not None
         rs = ev.ruleset
-        ladder = LADDER_OF[rs.variant]
+        ladder = ladder_of(rs)
         sides = tuple(tuple(ev.seats[seat] for seat in rs.seats_of(side)) for side in range(rs.n_sides))
         games[ladder].append((sides, tuple(ranks(out.decided.score))))
         evenings[ladder].append(ev)

@@ -257,3 +257,4 @@ class CircleRecord:
     settlements: tuple[Settlement, ...] = ()
     housekeeping: tuple[Housekeeping, ...] = ()
     created_at: datetime | None = None
+    house_rules: RuleSet | None = None  # the circle's saved default rules (issue 24), None until saved

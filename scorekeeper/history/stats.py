@@ -1,5 +1,6 @@
 """Statistics of a circle: per player and contract, per player, per team pairing, and
-head to head, over the ended evenings a ``Filter`` admits (a season, a variant).
+head to head, over the ended evenings a ``Filter`` admits (a season, a variant or the circle's
+own rules).
 
 Every figure comes from ``outcome`` (the scoring core's slate, result and payout), as
 its ``Summary`` (``outcome.summary_of``: the replay's, or the copy the service stored for
@@ -52,15 +53,24 @@ class Season:
 
 @dataclass(frozen=True, slots=True)
 class Filter:
+    """Which ended evenings count: a season, and the rules. ``variant``: the evenings of that
+    preset of RULES 6 (any of its options and factors: ``RuleSet.is_preset``), never those of a
+    circle's own rules of the same shape, whose rows, factors, match and bonus make other totals
+    (docs/DECISIONS.md, House rules); ``own``: every evening of a circle's own rules, any shape."""
+
     season: Season = field(default_factory=Season)
     variant: Variant | None = None
+    own: bool = False
 
     def admits(self, evening: EveningRecord) -> bool:
-        return (
-            evening.ended
-            and self.season.contains(evening.ended_at)
-            and (self.variant is None or evening.ruleset.variant is self.variant)
-        )
+        if not (evening.ended and self.season.contains(evening.ended_at)):
+            return False
+        if self.variant is None and not self.own:
+            return True
+        rs = evening.ruleset
+        if self.own:
+            return not rs.is_preset and (self.variant is None or rs.variant is self.variant)
+        return rs.variant is self.variant and rs.is_preset
 
 
 ALL = Filter()
@@ -263,8 +273,8 @@ def circle_stats(
             n_hands += out.declared[seat]
         if contracts and (of is None or of in seats):
             for h in out.hands:
-                if h.imported or (of is not None and seats[h.seat] != of):
-                    continue
+                if h.imported or h.kind is None or (of is not None and seats[h.seat] != of):
+                    continue  # paper cells have no points, house rows no contract
                 key = (seats[h.seat], h.kind)
                 acc_c = by_contract.get(key)
                 if acc_c is None:
@@ -329,6 +339,6 @@ def card_points(view: CircleView, flt: Filter = ALL) -> dict[tuple[PlayerId, str
     out: dict[tuple[PlayerId, str], list[int]] = {}
     for ev, res in admitted(view, flt):
         for h in res.hands:
-            if not h.imported:
+            if not h.imported and h.code:  # a house row has no contract code
                 out.setdefault((ev.seats[h.seat], h.code), []).append(h.points)
     return out

@@ -36,8 +36,8 @@ class HandFact(NamedTuple):
     seat: int  # the declarer's seat
     hand: int  # 1-based hand number on the slate
     row_key: str
-    kind: Kind  # what it was played as (outcome.contract_kind)
-    code: str  # outcome.contract_code
+    kind: Kind | None  # what it was played as (outcome.contract_kind); None: a house row
+    code: str  # outcome.contract_code ("" for a house row)
     contract: str | None  # Contract.code as recorded
     points: int  # the declaring side's card points (0 for a paper cell)
     scored: int  # outcome.scored_points
@@ -59,7 +59,7 @@ def _decode(text: str) -> tuple[HandFact, ...]:
         raise ValueError("stored hands: a list of hands of another shape")
     kinds = _KINDS
     for row in rows:
-        row[3] = kinds[row[3]]
+        row[3] = None if row[3] is None else kinds[row[3]]
     return tuple(map(_make, rows))
 
 
@@ -84,7 +84,9 @@ class Hands(Sequence[HandFact]):
     def text(self) -> str:
         """The stored form: JSON, one list per hand in ``HandFact`` order (the kind as its value)."""
         if self._text is None:
-            self._text = json.dumps([[*h[:3], h.kind.value, *h[4:]] for h in self.facts], separators=(",", ":"))
+            self._text = json.dumps(
+                [[*h[:3], None if h.kind is None else h.kind.value, *h[4:]] for h in self.facts], separators=(",", ":")
+            )
         return self._text
 
     def __iter__(self) -> Iterator[HandFact]:

@@ -16,6 +16,8 @@ from ..game.contracts import Contract, Kind, Mode
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import BarrelRule, Row, RuleSet, Variant
 from ..i18n import _, current_language, format_chf
+from ..render.picture import MARKS_DRAWN
+from ..scoring.entries import slate_marks
 
 KIND_LABELS = {
     Kind.OBENABE: _l("Obenabe"),
@@ -77,11 +79,19 @@ def suit_symbol(suit: Suit | int) -> str:
 
 
 def row_label(row: Row, deck: DeckStyle | str) -> str:
+    """The circle's name of the row (house rules), else its suit, its preset name, or what it is
+    played as (``Slalom / TUO`` for a "one of these two" row of a circle's own)."""
+    if row.name:
+        return row.name
     if row.suit is not None:
         name = suit_label(row.suit, deck)
         return name[:1].upper() + name[1:]
     label = ROW_LABELS.get(row.key)
-    return str(label) if label is not None else row.key
+    if label is not None:
+        return str(label)
+    if 0 < len(row.kinds) <= 2:
+        return " / ".join(str(KIND_LABELS[k]) for k in row.kinds)
+    return _("Joker") if row.kinds else row.key
 
 
 def row_labels(ruleset: RuleSet) -> dict[str, str]:
@@ -135,17 +145,22 @@ def side_labels(ruleset: RuleSet, names: Sequence[str]) -> list[str]:
 
 
 def short_names(names: Sequence[str]) -> list[str]:
-    """A short form of each name, unique within ``names`` (without regard to case), for places
-    too narrow for the full name (under a card): the first word (``Anne-Marie``); where first
-    words clash, the first word and the last word's initial (``Hans M.``); where that still
-    clashes, the full name. Pages that use them show the full names too."""
+    """The evening's short form of each name: the fewest first words of it that no other name
+    of the evening starts with the same way (without regard to case): ``Anne-Marie``, and for
+    two Annas ``Anna Zimmermann`` and ``Anna Zurbriggen``. Whole words only, never cut or
+    abbreviated, so a short form breaks only where its name does (at a space or a hyphen); the
+    one rule of every page, the API and the picture. Distinct names get distinct short forms;
+    pages that use them show the full names too (``names_key``)."""
     words = [n.split() or [n] for n in names]
-    short = [w[0] for w in words]
-    initial = [f"{w[0]} {w[-1][:1]}." if len(w) > 1 else w[0] for w in words]
-    for longer in (initial, [" ".join(w) for w in words]):
+    take = [1] * len(words)
+    while True:
+        short = [" ".join(w[:k]) for w, k in zip(words, take, strict=True)]
         folded = [s.casefold() for s in short]
-        short = [longer[i] if folded.count(f) > 1 else short[i] for i, f in enumerate(folded)]
-    return short
+        longer = [i for i, f in enumerate(folded) if folded.count(f) > 1 and take[i] < len(words[i])]
+        if not longer:
+            return short
+        for i in longer:
+            take[i] += 1
 
 
 def short_members(ruleset: RuleSet, names: Sequence[str]) -> list[list[str]]:
@@ -177,8 +192,12 @@ def barrel_rule_text(ruleset: RuleSet) -> str:
 
 
 def marks_text(sticks: int, potatoes: int) -> str:
-    """``||| oo``: sticks as strokes, potatoes as circles; ``–`` when there are none."""
-    text = " ".join(p for p in ("|" * sticks, "o" * potatoes) if p)
+    """``||| oo``: sticks as strokes, potatoes as circles; ``–`` when there are none; past
+    ``MARKS_DRAWN`` in all, each kind once with its count (``|×1000 o×2``)."""
+    if sticks + potatoes > MARKS_DRAWN:
+        text = " ".join(f"{mark}×{n}" for mark, n in (("|", sticks), ("o", potatoes)) if n)
+    else:
+        text = " ".join(p for p in ("|" * sticks, "o" * potatoes) if p)
     return text or "–"
 
 
@@ -197,9 +216,10 @@ def describe(ruleset: RuleSet, names: Sequence[str], entry: HandEntry | None) ->
     if entry.contract is not None and entry.contract.kind is not Kind.SUIT:
         parts.append(contract_label(entry.contract, ruleset.deck))
     parts.append(f"{entry.declarer_points} : {entry.defender_points}")
-    if entry.match:
+    good, bad = slate_marks(ruleset, entry)  # as the slate marks it: a Misère without a trick is a match
+    if good:
         parts.append(_("match"))
-    if entry.countermatch:
+    if bad:
         parts.append(_("countermatch"))
     return " · ".join(parts)
 

@@ -37,10 +37,11 @@ def _instant(day: date, hour: int = 0) -> datetime:
     return datetime.combine(day, time(hour), tzinfo=flask_babel.get_timezone()).astimezone(UTC)
 
 
-def season_filter(start: date | None, end: date | None, variant: Variant | None) -> Filter:
-    """The statistics' filter for a season given by days, both included, in the circle's time zone."""
+def season_filter(start: date | None, end: date | None, variant: Variant | None, *, own: bool = False) -> Filter:
+    """The statistics' filter for a season given by days, both included, in the circle's time
+    zone; ``own``: the evenings of the circle's own rules only (``variant`` a preset's only)."""
     return Filter(
-        Season(_instant(start) if start else None, _instant(end + timedelta(days=1)) if end else None), variant
+        Season(_instant(start) if start else None, _instant(end + timedelta(days=1)) if end else None), variant, own
     )
 
 

@@ -8,6 +8,12 @@ in the core: the numbers come from ``game.hand_entry`` and the evening's slate, 
 texts from ``scoring.entries.ERROR_CODES``; tests/e2e/test_e2e_offline_checks.py holds
 the script's answers against the server's.
 
+``rule_snapshot``'s ``turns``: the turn guide for the hands still queued on the phone (issue 20
+point 14). Who deals and who chooses depend only on how many hands were dealt and which sides
+are full; the server sends, from ``game.turns`` (the one truth), the next dealers and for every
+dealer and every set of full sides still reachable the forehand, the speaking order and the
+barrel, with the guide's words: offline.js only looks them up and fills them in.
+
 ``offline_texts``: the words of the offline state, the queue and the share buttons
 (every page carries them: the state line shows on any page).
 """
@@ -16,12 +22,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..game import turns as game_turns
 from ..game.contracts import Kind, all_contracts
 from ..game.hand_entry import TOTAL_POINTS
 from ..i18n import _, gettext
 from ..scoring.entries import ERROR_CODES
-from ..services.snapshot import EveningSnapshot
-from .labels import contract_label, row_label
+from ..services.read.snapshot import EveningSnapshot
+from .labels import barrel_rule_text, contract_label, row_label, side_labels
+from .slate import seich_marks, seich_texts
 
 # The codes checks.js knows, in the order the core checks them (scoring.slate.check_entry).
 CLIENT_CODES = (
@@ -62,6 +70,63 @@ def rule_snapshot(snap: EveningSnapshot) -> dict[str, Any]:
         "full": sorted(slate.full_sides()),
         "complete": slate.complete,
         "messages": {code: gettext(ERROR_CODES[code]) for code in CLIENT_CODES},
+        "turns": turn_snapshot(snap),
+    }
+
+
+def turn_snapshot(snap: EveningSnapshot) -> dict[str, Any] | None:
+    """What the phone needs to show the turn guide after its queued hands (None once no guide
+    is shown). ``dealers[k]``: the dealer after ``k`` more hands (a Seich is a deal too);
+    ``orders["<dealer>:<full sides as a bit mask>"]``: ``[forehand, barrel or -1, speaking...]``
+    for every set of full sides that contains tonight's (a side never empties again); the words
+    of templates/slate/_guide.html with their placeholders."""
+    turn = snap.turn
+    if turn is None:
+        return None
+    rs, slate = snap.ruleset, snap.slate
+    n = rs.n_players
+    every = (1 << rs.n_sides) - 1
+    now = sum(1 << side for side in turn.full_sides)
+    orders: dict[str, list[int]] = {}
+    for dealer in range(n):
+        for mask in range(every):
+            if mask & now != now:
+                continue
+            full = [side for side in range(rs.n_sides) if mask >> side & 1]
+            speaking = game_turns.eligible_order(rs, dealer, full)
+            barrel = game_turns.barrel_seat(rs, dealer, full)
+            orders[f"{dealer}:{mask}"] = [game_turns.forehand(rs, dealer), barrel, *speaking]
+    return {
+        "dealers": [game_turns.dealer_after(rs, slate.first_dealer, slate.hands_dealt + k) for k in range(n)],
+        "orders": orders,
+        "hands": slate.hands_dealt,
+        "filled": len(slate.cells),
+        "cells": rs.n_sides * len(rs.rows),
+        "sides": side_labels(rs, snap.names),
+        "seich": None if turn.seich_available is None else list(turn.seich_available),
+        # per side, the Seich it may still call (``RuleSet.seich_times``: a queued one uses one of them)
+        "seich_left": [max(0, rs.seich_times - slate.seich_calls.get(side, 0)) for side in range(rs.n_sides)],
+        # where each team's Seich went: [side, hand, caller] (the guide's "Used: ..." line)
+        "seich_used": [[side, m.hand, m.name] for side, marks in enumerate(seich_marks(snap) or []) for m in marks],
+        "words": {
+            "count": _("Hand %(n)s", n="%(n)s")
+            + " · "
+            + _("%(filled)s of %(total)s cells filled", filled="%(filled)s", total="%(total)s"),
+            "deals": _("deals."),
+            "forehand": _("is forehand and chooses first."),
+            "forehand_full": _(
+                "%(forehand)s (forehand) is full; %(first)s chooses first.", forehand="%(forehand)s", first="%(first)s"
+            ),
+            "speaking": _("Speaking order: %(names)s", names="%(names)s"),
+            "full": _("Full, must pass (skipped): %(names)s", names="%(names)s"),
+            "barrel": _("In the barrel: if everybody passes, %(name)s must choose.", name="%(name)s"),
+            "seich": seich_texts(rs)[0],
+            "seich_none": seich_texts(rs)[1],
+            "seich_where": _("%(team)s in hand %(n)s (%(name)s)", team="%(team)s", n="%(n)s", name="%(name)s"),
+            "seich_used": _("Used: %(where)s.", where="%(where)s"),
+            "barrel_rule": barrel_rule_text(rs),
+            "queued": _("Counting the hands saved on this phone that are not sent yet."),
+        },
     }
 
 
@@ -85,11 +150,29 @@ def offline_texts() -> dict[str, str]:
         "drop": _("Drop"),
         "correct": _("Correct"),
         "queued_note": _("Saved on this phone; it is sent as soon as the network is back."),
+        "moved": _("kept on this phone: sent once you open the new link"),
+        "moved_note": _("Kept on this phone: it is sent once you open the circle's new link."),
+        "gone_queue": _("The hands typed on this phone are kept, and sent once you open the new link."),
+        "moved_here": _("Hands typed under the old link are being sent with this link."),
+        "notice_conflict": _(
+            "A hand saved on this phone was not written: another phone changed the slate first. "
+            "Check it under “Not yet sent”: record it anyway, or drop it."
+        ),
+        "notice_refused": _("A hand saved on this phone was refused: correct it or drop it under “Not yet sent”."),
+        "to_queue": _("Show the hands not yet sent"),
         "disabled": _(
             "Offline: only new hands can be recorded. Corrections, undo, cuts and ending wait for the network."
         ),
         "table_offline": _(
             "Offline: the digital table needs the network. It carries on when the phone is back online."
+        ),
+        "no_copy": _(
+            "This phone keeps no offline copy of this slate (the browser may have cleared it): "
+            "keep this page open; the copy is kept again once the network is back."
+        ),
+        "lost": _(
+            "The browser cleared this phone's storage: these hands saved here were not sent. "
+            "Enter them again: %(hands)s"
         ),
         "copied": _("Link copied."),
         "declarer_required": _("Who declared?"),

@@ -1,5 +1,9 @@
 """The slate as a picture to share: what ``render.render_slate`` draws, from a snapshot.
 
+Its columns are headed by the evening's short names (``labels.short_names``, the one rule of
+the pages and the API: whole words, unique tonight), a team's two on two lines where needed,
+and the full names are written under the slate when they differ.
+
 ``slate_picture`` turns what the slate page shows (``slate.build_slate_view``,
 ``result.result_view``: the same labels, groups and texts, in the user's language)
 into a plain ``render.SlatePicture``; Pillow never sees a translation or a request.
@@ -11,8 +15,8 @@ from ..game.rulesets import Variant
 from ..i18n import _
 from ..render import Marks, PictureRow, SlatePicture
 from ..scoring.final import cancel_marks
-from ..services.snapshot import EveningSnapshot
-from .labels import SHY, VARIANT_SHORT, chf, signed
+from ..services.read.snapshot import EveningSnapshot
+from .labels import SHY, VARIANT_SHORT, chf, names_key, signed
 from .result import ResultView, cut_text, result_view
 from .slate import build_slate_view
 
@@ -78,20 +82,28 @@ def slate_picture(snap: EveningSnapshot, *, title: str, date: str) -> SlatePictu
         )
     outcome = result_view(snap)
     winner, money = _money(outcome) if outcome is not None else ("", ())
+    members = tuple(tuple(m) for m in view.members)  # the evening's short names (labels.short_names)
+    key = ""
+    if names_key(snap.names):  # the full names, where the columns show short forms
+        key = _("Players: %(names)s", names=", ".join(snap.names))
     return SlatePicture(
         title=title,
         date=date,
         variant=str(VARIANT_SHORT[snap.ruleset.variant]),
-        columns=tuple(view.sides),
+        columns=tuple(" & ".join(m) for m in members),
         rows=tuple(rows),
         totals_label=_("Points") if three else _("Total"),
         totals=tuple(str(t) for t in view.totals),
         status=_status(snap),
         match_label=_("Match") if three else "",
         match=_match_marks(snap) if three else (),
+        seich_label=_("Seich") if view.seich_called else "",
+        seich=tuple("; ".join(m.text for m in marks) for marks in view.seich or ()) if view.seich_called else (),
         net_label=_("Net sticks") if result is not None and result.net is not None else "",
         net=tuple(signed(n) for n in result.net) if result is not None and result.net is not None else (),
         winner=winner,
         money=money,
         highlight=tuple(result.winners) if result is not None else (),
+        column_names=members,
+        key=key,
     )

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..game.rulesets import Variant
 from ..i18n import _
 from ..scoring.final import Cut
-from ..services.snapshot import EveningSnapshot
+from ..services.read.snapshot import EveningSnapshot
 from .labels import hyphenate, marks_text, names_key, row_label, short_members, side_labels
 
 

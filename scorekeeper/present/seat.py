@@ -15,16 +15,16 @@ from ..engine import PASS, SEICH, SeatView, decode_announce
 from ..engine.actions import KOMISCH_OBENABE, KOMISCH_TRUMP, KOMISCH_UNDENUFE
 from ..game.cards import Card, DeckStyle, Suit
 from ..game.contracts import Mode, TrickMode
-from ..game.faces import SuitFace, card_face, suit_face
 from ..game.rulesets import RuleSet
 from ..game.turns import forehand
 from ..i18n import _, current_language
+from ..render.faces import SuitFace, card_face, suit_face
 from .labels import contract_label, row_label, short_names, side_labels, suit_label
 
 
 @dataclass(frozen=True)
 class CardShown:
-    """A card as the seat page draws it: the deck's own face from its sprite (``game.faces``),
+    """A card as the seat page draws it: the deck's own face from its sprite (``render.faces``),
     the trump overlay on a trump card, and the words a screen reader says."""
 
     action: int

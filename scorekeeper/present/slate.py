@@ -11,10 +11,8 @@ from dataclasses import dataclass, field
 from ..game.contracts import Contract, Kind, all_contracts
 from ..game.rulesets import Row, RuleSet, Variant
 from ..i18n import _
-from ..scoring.entries import is_misere
-from ..scoring.final import cancel_marks
-from ..scoring.outlook_three import current_net, row_ranges
-from ..services.snapshot import EveningSnapshot
+from ..scoring.entries import plays_misere
+from ..services.read.snapshot import EveningSnapshot
 from .labels import (
     barrel_rule_text,
     contract_label,
@@ -38,6 +36,71 @@ class CellView:
     last: bool = False  # the most recent entry
     digital: bool = False  # dealt at the digital table
     imported: bool = False  # typed from a paper slate (a value, no card points)
+
+
+@dataclass(frozen=True)
+class SeichMark:
+    """Where a Seich went: the hand it was called in and by whom."""
+
+    index: int  # position in slate.entries (for corrections)
+    seat: int
+    name: str  # the caller in full
+    short: str  # the caller's short form (the slate's headers)
+
+    @property
+    def hand(self) -> int:
+        return self.index + 1
+
+    @property
+    def text(self) -> str:
+        """``hand 7 · Vreni``: the slate's Seich row and the picture."""
+        return _("hand %(n)s · %(name)s", n=self.hand, name=self.short)
+
+
+def seich_marks(snap: EveningSnapshot) -> list[list[SeichMark]] | None:
+    """Per side, every Seich it called, in order (empty: none yet; more than one only where
+    the rules allow a side several, ``RuleSet.seich_times``); ``None`` where the rules have no
+    Seich. From ``scoring.Slate.seich_all``: the page, the picture and the API say the same."""
+    ruleset, slate = snap.ruleset, snap.slate
+    if not ruleset.seich:
+        return None
+    short = [name for side in short_members(ruleset, snap.names) for name in side]
+    seat_order = [seat for side in range(ruleset.n_sides) for seat in ruleset.seats_of(side)]
+    short_of = dict(zip(seat_order, short, strict=True))
+    out: list[list[SeichMark]] = []
+    for side in range(ruleset.n_sides):
+        marks = []
+        for index in slate.seich_all.get(side, ()):
+            seat = slate.entries[index].declarer_seat
+            marks.append(SeichMark(index, seat, snap.names[seat], short_of[seat]))
+        out.append(marks)
+    return out
+
+
+def seich_texts(ruleset: RuleSet) -> tuple[str, str]:
+    """The turn guide's Seich line while some side may still call one (with ``%(teams)s``
+    left to fill) and once none may: the club's "once per team", or how many times per side."""
+    if ruleset.seich_times == 1 and ruleset.n_sides == 2:
+        return (
+            _(
+                "Seich: once per team, the player in the barrel may throw the hand in instead of choosing. Still available for: %(teams)s.",  # noqa: E501
+                teams="%(teams)s",
+            ),
+            _("Seich: both teams have used theirs."),
+        )
+    available = (
+        _(
+            "Seich: once per side, the player in the barrel may throw the hand in instead of choosing. Still available for: %(teams)s.",  # noqa: E501
+            teams="%(teams)s",
+        )
+        if ruleset.seich_times == 1
+        else _(
+            "Seich: up to %(num)s times per side, the player in the barrel may throw the hand in instead of choosing. Still available for: %(teams)s.",  # noqa: E501
+            num=ruleset.seich_times,
+            teams="%(teams)s",
+        )
+    )
+    return available, _("Seich: every side has used all of theirs.")
 
 
 @dataclass(frozen=True)
@@ -81,6 +144,12 @@ class SlateView:
     chooser: dict[int, int] = field(default_factory=dict)  # per side: its seat whose turn it is to choose
     sticks_now: list[int] | None = None  # THREE: net sticks known now (match row, rows written by all)
     imported: bool = False  # some cells were typed from a paper slate (the legend says so)
+    seich: list[list[SeichMark]] | None = None  # where Seich is allowed: per side, where each of its Seich went
+
+    @property
+    def seich_called(self) -> bool:
+        """Some side has called a Seich (the slate then shows where: its Seich row)."""
+        return any(self.seich or ())
 
     @property
     def has_matches(self) -> bool:
@@ -103,7 +172,8 @@ def played_as_label(row: Row, contract: Contract | None, ruleset: RuleSet) -> st
 
 
 def build_slate_view(snap: EveningSnapshot) -> SlateView:
-    ruleset, names, slate = snap.ruleset, snap.names, snap.slate
+    ruleset, names, standing = snap.ruleset, snap.names, snap.standing
+    slate, turn = standing.slate, standing.turn
     n_sides = ruleset.n_sides
     three = ruleset.variant is Variant.THREE
     last_index = len(slate.entries) - 1
@@ -117,7 +187,7 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
                 continue
             e = c.entry
             # colours say good or bad for the declarer: a Misère countermatch (+100) is good
-            good, bad = (e.countermatch, e.match) if is_misere(ruleset, e) else (e.match, e.countermatch)
+            good, bad = standing.marks[c.index]
             cells.append(
                 CellView(
                     c.value,
@@ -138,7 +208,7 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
         sides=side_labels(ruleset, names),
         rows=rows,
         totals=list(slate.totals),
-        marks=[marks_text(s, p) for s, p in cancel_marks(slate.match_marks)] if three else None,
+        marks=None if standing.match_row is None else [marks_text(s, p) for s, p in standing.match_row],
         hands_dealt=slate.hands_dealt,
         cells_filled=len(slate.cells),
         n_cells=n_sides * len(ruleset.rows),
@@ -148,20 +218,11 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
         open_rows={side: slate.open_rows(side) for side in range(n_sides)},
         members=short_members(ruleset, names),
         key=names_key(names),
-        chooser=choosers(snap),
-        sticks_now=current_net(slate, row_ranges(slate, snap.cuts, ended=not snap.is_open)) if three else None,
+        chooser={} if turn is None else dict(turn.choosers),
+        sticks_now=None if standing.sticks_now is None else list(standing.sticks_now),
         imported=any(e.imported for e in slate.entries),
+        seich=seich_marks(snap),
     )
-
-
-def choosers(snap: EveningSnapshot) -> dict[int, int]:
-    """Per side that may choose: the first of its seats in tonight's speaking order, the partner
-    a tapped cell takes as declarer (the turn guide's order, so the two never disagree)."""
-    out: dict[int, int] = {}
-    if snap.turn is not None:
-        for seat in snap.turn.speaking:
-            out.setdefault(snap.ruleset.side_of(seat), seat)
-    return out
 
 
 def build_guide(snap: EveningSnapshot) -> Guide | None:
@@ -173,14 +234,19 @@ def build_guide(snap: EveningSnapshot) -> Guide | None:
     sides = side_labels(ruleset, names)
     seich = None
     if turn.seich_available is not None:
+        available, none_left = seich_texts(ruleset)
         seich = (
-            _(
-                "Seich: once per team, the player in the barrel may throw the hand in instead of choosing. Still available for: %(teams)s.",  # noqa: E501
-                teams=", ".join(sides[s] for s in turn.seich_available),
-            )
+            available.replace("%(teams)s", ", ".join(sides[s] for s in turn.seich_available))
             if turn.seich_available
-            else _("Seich: both teams have used theirs.")
+            else none_left
         )
+        used = [
+            _("%(team)s in hand %(n)s (%(name)s)", team=sides[side], n=mark.hand, name=mark.name)
+            for side, marks in enumerate(seich_marks(snap) or [])
+            for mark in marks
+        ]
+        if used:
+            seich = " ".join([seich, _("Used: %(where)s.", where="; ".join(used))])
     return Guide(
         dealer=names[turn.dealer],
         forehand=names[turn.forehand],
@@ -210,3 +276,70 @@ def contract_choices(ruleset: RuleSet) -> list[tuple[str, str, list[str]]]:
     order = {k: i for i, k in enumerate(Kind)}
     codes = sorted(out, key=lambda code: (order[Contract.parse(code).kind], code))
     return [(code, out[code][0], out[code][1]) for code in codes]
+
+
+@dataclass(frozen=True)
+class MarkChoice:
+    """The words of the record form's two boxes, in the row's own meaning.
+
+    The boxes always say what happened at the table: "every trick taken" sends
+    ``HandEntry.match``, "no trick taken" ``HandEntry.countermatch``. Whether that is the
+    ★ match or the ✗ countermatch depends on the row: in a Misère taking no trick is the
+    match (the slate's key says the same). ``words[mode]`` = (every-trick box, no-trick box)
+    for ``normal`` rows, a ``misere`` and ``neutral`` (the row or what it is played as is
+    not known yet: both meanings are named). The server writes ``shown``'s words (``neutral``
+    whenever tonight has a row that can be a Misère: a page without script cannot follow the
+    row), static/js/slate.js switches to the chosen row's words and, in a Misère, puts the
+    ★ box first. ``ask``: the question when a ticked box and typed points disagree.
+    """
+
+    fixed: bool  # no row tonight can be a Misère: the words never change
+    shown: str
+    words: dict[str, tuple[str, str]]
+    misere_rows: frozenset[str]  # rows that are always a Misère
+    misere_codes: frozenset[str]  # "played as" codes that make a choice row a Misère
+    ask: dict[str, str]
+
+    def every(self, mode: str | None = None) -> str:
+        return self.words[mode or self.shown][0]
+
+    def none(self, mode: str | None = None) -> str:
+        return self.words[mode or self.shown][1]
+
+
+def mark_choice(ruleset: RuleSet) -> MarkChoice:
+    """The record form's match words for tonight (``MarkChoice``)."""
+    misere_rows = frozenset(r.key for r in ruleset.rows if plays_misere(ruleset, r.key, None))
+    misere_codes = frozenset(
+        code for code, _label, _rows in contract_choices(ruleset) if Contract.parse(code).is_misere
+    )
+    fixed = not (misere_rows or misere_codes)
+    typed = {"declarer": "%(declarer)s", "defenders": "%(defenders)s"}  # filled in by the script
+    return MarkChoice(
+        fixed=fixed,
+        shown="normal" if fixed else "neutral",
+        words={
+            "normal": (_("★ Match: every trick taken"), _("✗ Countermatch: no trick taken")),
+            "misere": (_("✗ Misère countermatch: every trick taken"), _("★ Misère match: no trick taken")),
+            "neutral": (
+                _("Every trick taken (★ match; in a Misère ✗ countermatch)"),
+                _("No trick taken (✗ countermatch; in a Misère ★ match)"),
+            ),
+        },
+        misere_rows=misere_rows,
+        misere_codes=misere_codes,
+        ask={  # "100 : 57" never breaks across lines
+            key: text.replace(" : ", "\u00a0:\u00a0")
+            for key, text in {
+                "every": _(
+                    "“Every trick taken” makes the points 157 : 0, but %(declarer)s : %(defenders)s are typed.", **typed
+                ),
+                "none": _(
+                    "“No trick taken” makes the points 0 : 157, but %(declarer)s : %(defenders)s are typed.", **typed
+                ),
+                "fill_every": _("Make it %(points)s", points="157 : 0"),
+                "fill_none": _("Make it %(points)s", points="0 : 157"),
+                "keep": _("Keep my points, untick the box"),
+            }.items()
+        },
+    )

@@ -3,7 +3,7 @@
 Draws ``static/cards/swiss.svg``, ``french.svg`` and ``french-4c.svg`` (the output is
 committed; ``tests/render/test_render_card_sprites.py`` fails when it is out of step with
 this file). Each sprite holds a ``<symbol>`` per card (ids and corner marks from
-``scorekeeper.game.faces``), per suit (``suit-C`` .. ``suit-H``), a card ``back`` and a
+``scorekeeper.render.faces``), per suit (``suit-C`` .. ``suit-H``), a card ``back`` and a
 ``trump`` overlay (a frame and a star badge, drawn over a face).
 
 Made for a phone at 360 px in bright light: a card is 100 x 150 units and is shown about
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from scorekeeper.game.cards import Card, DeckStyle, Suit
-from scorekeeper.game.faces import (
+from scorekeeper.render.faces import (
     BACK_SYMBOL,
     CARD_VIEWBOX,
     SUIT_VIEWBOX,

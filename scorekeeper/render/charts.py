@@ -238,18 +238,22 @@ def _text_width(text: str, size: int) -> float:
 
 
 def nice_ticks(lo: float, hi: float, count: int = 5) -> list[float]:
-    """Round tick values covering [lo, hi] (steps of 1, 2 or 5 times a power of ten)."""
-    if hi == lo:
-        lo, hi = lo - 1, hi + 1
+    """Round tick values covering [lo, hi] (steps of 1, 2 or 5 times a power of ten): at least
+    two, at most ``count + 3``, whatever the values (a span too narrow for the floats' precision
+    at that size is widened, a value that is not finite taken as 0, none beyond 1e300)."""
+    lo, hi = (max(-1e300, min(1e300, v)) if math.isfinite(v) else 0.0 for v in (lo, hi))
+    lo, hi = min(lo, hi), max(lo, hi)
+    least = max(1.0, abs(lo), abs(hi)) * 1e-9
+    if hi - lo < least:
+        pad = max(1.0, least)  # one either side of a single value, as far as floats tell there
+        lo, hi = lo - pad, hi + pad
     raw = (hi - lo) / max(1, count - 1)
     power = 10 ** math.floor(math.log10(raw))
     step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
     start = math.floor(lo / step) * step
-    ticks = []
-    t = start
-    while t < hi + step * 0.999:
-        ticks.append(round(t, 10))
-        t += step
+    ticks = [round(start, 10)]
+    while ticks[-1] < hi and len(ticks) < count + 3:
+        ticks.append(round(start + len(ticks) * step, 10))
     return ticks
 
 

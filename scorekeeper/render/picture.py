@@ -6,7 +6,13 @@ The web layer builds a ``SlatePicture`` from the rule set, the ``scoring.Slate``
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from typing import Final
+
+# A cell shows its marks one by one up to this many; more are written as a count ("| ×1000"),
+# so no stored factor makes a slate page or picture draw more than this per cell.
+MARKS_DRAWN: Final = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +40,11 @@ class Marks:
         """Symbols to draw (a crossed pair is one symbol)."""
         return self.sticks + self.potatoes + self.crossed
 
+    @property
+    def counted(self) -> bool:
+        """Too many to draw one by one (``MARKS_DRAWN``): each kind is drawn once with its count."""
+        return self.count > MARKS_DRAWN
+
 
 NO_MARKS = Marks()
 
@@ -56,18 +67,22 @@ class SlatePicture:
     title: str  # the circle's name
     date: str  # as the user reads dates
     variant: str  # "Three players", "Teams"...
-    columns: tuple[str, ...]  # player or team names, one per column
+    columns: tuple[str, ...]  # player or team names (the evening's short forms), one per column
     rows: tuple[PictureRow, ...]
     totals_label: str
     totals: tuple[str, ...]  # one per column
     status: str = ""  # "18 of 30 hands", "ended early", ...
     match_label: str = ""
     match: tuple[Marks, ...] = ()  # the match row (three players); () = no match row
+    seich_label: str = ""
+    seich: tuple[str, ...] = ()  # club variant: where each team's Seich went ("" = not called); () = no row
     net_label: str = ""
     net: tuple[str, ...] = ()  # net sticks per column (three players, once decided); () = none
     winner: str = ""  # "Winner: Anna"; "" while undecided
     money: tuple[str, ...] = ()  # one line each: "Anna +CHF 13.00", "Beat pays Anna CHF 9.00"
     highlight: tuple[int, ...] = ()  # columns to underline (the winners)
+    column_names: tuple[tuple[str, ...], ...] = ()  # per column its players' names (a team's two); () = columns
+    key: str = ""  # under the slate: the players' full names where the columns show short forms
 
     def __post_init__(self) -> None:
         n = len(self.columns)
@@ -75,7 +90,7 @@ class SlatePicture:
             raise ValueError("a slate has at least one column")
         if len(self.totals) != n:
             raise ValueError("one total per column")
-        for seq, what in ((self.match, "match mark"), (self.net, "net")):
+        for seq, what in ((self.match, "match mark"), (self.seich, "Seich"), (self.net, "net")):
             if seq and len(seq) != n:
                 raise ValueError(f"one {what} per column")
         for row in self.rows:
@@ -87,3 +102,14 @@ class SlatePicture:
                 raise ValueError(f"row {row.label!r}: one set of marks per column")
         if any(not 0 <= c < n for c in self.highlight):
             raise ValueError("highlight names a column that does not exist")
+        if self.column_names and (len(self.column_names) != n or not all(self.column_names)):
+            raise ValueError("names for every column")
+
+    def names_of(self, column: int) -> tuple[str, ...]:
+        """The names heading ``column``: its players, or its one label."""
+        return self.column_names[column] if self.column_names else (self.columns[column],)
+
+    def digest(self) -> str:
+        """What the picture shows, as a short hex digest: the same picture, the same PNG (a
+        drawing may be kept under it, and it is the answer's ETag)."""
+        return hashlib.sha256(repr(self).encode()).hexdigest()[:32]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import io
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -28,9 +29,15 @@ ROW_H_NOTES: Final = 96  # rows where a cell carries a note under its number
 TITLE_H: Final = 62  # the circle's name
 SUBTITLE_H: Final = 44 + 24  # date, variant and status, and a gap
 GRID_TOP: Final = FRAME + PAD + TITLE_H + SUBTITLE_H  # where the names start
-HEADER_H: Final = 84  # the names
+HEADER_H: Final = 84  # the names (at least: long names take more lines)
+NAME_LINE: Final = 1.2  # a name line's height, in font sizes
+NAME_PAD: Final = 24  # above and below the names
+NAME_MARGIN: Final = 20  # a column's names keep this much of its width free
 MARK_W: Final = 38  # room per stick or potato
 CUT: Final = "✂"  # marks a row whose tie was cut
+# The most rows drawn (twice the most a variant has): a stored rule set of thousands of rows
+# would otherwise ask for a picture hundreds of thousands of pixels high.
+ROWS_DRAWN: Final = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +98,9 @@ def _footer(picture: SlatePicture, font_dir: Path) -> list[_Line]:
     for text in picture.money:
         f = font("regular", 34, font_dir)
         out += [_Line(t, "regular", 34, WHITE, 48) for t in _wrap(text, f, width)]
+    if picture.key:
+        f = font("regular", 27, font_dir)
+        out += [_Line(t, "regular", 27, WHITE, 38) for t in _wrap(picture.key, f, width)]
     cuts = [f"{CUT} {r.label}: {r.cut}" for r in picture.rows if r.cut]
     if cuts:
         out.append(_Line("", "regular", 10, WHITE, 14))
@@ -101,8 +111,9 @@ def _footer(picture: SlatePicture, font_dir: Path) -> list[_Line]:
 
 
 def _height(picture: SlatePicture, font_dir: Path) -> int:
-    h = GRID_TOP + HEADER_H + sum(_row_height(r) for r in picture.rows)
+    h = GRID_TOP + header_height(picture, font_dir) + sum(_row_height(r) for r in picture.rows)
     h += ROW_H if picture.match else 0
+    h += ROW_H if picture.seich else 0
     h += ROW_H + 10  # totals
     h += ROW_H if picture.net else 0
     footer = _footer(picture, font_dir)
@@ -113,7 +124,8 @@ def _height(picture: SlatePicture, font_dir: Path) -> int:
 
 def _grid(picture: SlatePicture, font_dir: Path) -> _Grid:
     left, right = FRAME + PAD, WIDTH - FRAME - PAD
-    labels = [r.label for r in picture.rows] + [picture.totals_label, picture.match_label, picture.net_label]
+    labels = [r.label for r in picture.rows]
+    labels += [picture.totals_label, picture.match_label, picture.seich_label, picture.net_label]
     f = font("condensed", 36, font_dir)
     widest = max(text_width(f, t) for t in labels if t) if any(labels) else 0.0
     factor_w = 56 if any(r.factor for r in picture.rows) else 0
@@ -136,26 +148,92 @@ def _header(board: Chalkboard, picture: SlatePicture, font_dir: Path) -> float:
     return GRID_TOP
 
 
-def _names(board: Chalkboard, picture: SlatePicture, g: _Grid, y: float, font_dir: Path) -> None:
-    """The names across the top; a long team on two lines; the winners underlined."""
-    room = g.col_w - 30
-    for c, name in enumerate(picture.columns):
-        cx = g.col_x(c) + g.col_w / 2
-        f, shown = fit_font("bold", name, room, 40, 20, font_dir)
-        width = text_width(f, shown)
-        under = y + HEADER_H - 12
-        if getattr(f, "size", 40) < 32 and " & " in name:  # one partner per line
-            first, second = name.split(" & ", 1)
-            f, top = fit_font("bold", first + " &", room, 32, 18, font_dir)
-            f2, bottom = fit_font("bold", second, room, getattr(f, "size", 32), 18, font_dir)
-            board.text((cx, y + 38), top, f, anchor="md")
-            board.text((cx, y + 42), bottom, f2, anchor="ma")
-            width, under = text_width(f2, bottom), y + HEADER_H - 4
+@dataclass(frozen=True, slots=True)
+class NameLines:
+    """How a column's names are chalked: the font size and the lines, each of whole words."""
+
+    size: int
+    lines: tuple[str, ...]
+
+
+def _wrap_name(text: str, f: Font, width: float) -> list[str]:
+    """A name broken into lines no wider than ``width`` at its spaces and after its hyphens
+    (``Maria-`` / ``Vittoria``), never inside a word (a word wider than ``width`` stays whole)."""
+    lines: list[str] = []
+    current = ""
+    for part in re.findall(r"\S+?-(?=\S)|\S+", text):
+        glue = "" if not current or current.endswith("-") else " "
+        if current and text_width(f, current + glue + part) > width:
+            lines.append(current)
+            current = part
         else:
-            board.text((cx, y + HEADER_H / 2), shown, f, anchor="mm")
+            current += glue + part
+    return lines + [current] if current else lines
+
+
+def _fits(f: Font, lines: list[str], room: float) -> bool:
+    return all(text_width(f, line) <= room for line in lines)
+
+
+def _layout(names: tuple[str, ...], size: int, room: float, font_dir: Path) -> list[str] | None:
+    """``names`` chalked at ``size`` in the fewest lines that fit ``room``: on one line (``Anna &
+    Cla``); else one player a line; else each name broken at its spaces and hyphens too; None
+    when even that does not fit. Never cut, never broken inside a word."""
+    f = font("bold", size, font_dir)
+    one_each = [f"{n} &" for n in names[:-1]] + [names[-1]]
+    choices = [[" & ".join(names)]]
+    if size <= 36:
+        choices.append(one_each)
+    if size <= 32:
+        choices.append([line for n in one_each for line in _wrap_name(n, f, room)])
+    return next((lines for lines in choices if _fits(f, lines, room)), None)
+
+
+SMALLEST_NAME: Final = 10
+
+
+def name_lines(picture: SlatePicture, *, font_dir: Path = FONT_DIR) -> list[NameLines]:
+    """Per column, how its names are chalked across the top: every column in one size, the
+    largest in which each fits its column in the fewest lines (``_layout``). A word wider than
+    its column even at the smallest size is the one thing that may reach past it (a name of 40
+    letters without a space): it is still not cut."""
+    g = _grid(picture, font_dir)
+    room = g.col_w - NAME_MARGIN
+    columns = [picture.names_of(c) for c in range(len(picture.columns))]
+    size = next(
+        (s for s in range(40, SMALLEST_NAME - 1, -2) if all(_layout(n, s, room, font_dir) for n in columns)),
+        SMALLEST_NAME,
+    )
+    f = font("bold", size, font_dir)
+    out = []
+    for names in columns:
+        lines = _layout(names, size, room, font_dir)
+        if lines is None:  # too long even at the smallest size: whole words all the same
+            lines = [line for n in [f"{n} &" for n in names[:-1]] + [names[-1]] for line in _wrap_name(n, f, room)]
+        out.append(NameLines(size, tuple(lines)))
+    return out
+
+
+def header_height(picture: SlatePicture, font_dir: Path = FONT_DIR) -> int:
+    """The height of the names across the top: ``HEADER_H``, more when a column needs more lines."""
+    tallest = max(len(n.lines) * n.size * NAME_LINE for n in name_lines(picture, font_dir=font_dir))
+    return max(HEADER_H, round(tallest + NAME_PAD))
+
+
+def _names(board: Chalkboard, picture: SlatePicture, g: _Grid, y: float, font_dir: Path) -> None:
+    """The names across the top, whole (a team's two on two lines where needed); the winners underlined."""
+    room = g.col_w - NAME_MARGIN
+    height = header_height(picture, font_dir)
+    for c, fitted in enumerate(name_lines(picture, font_dir=font_dir)):
+        cx = g.col_x(c) + g.col_w / 2
+        f = font("bold", fitted.size, font_dir)
+        step = fitted.size * NAME_LINE
+        top = y + (height - step * len(fitted.lines)) / 2
+        for i, line in enumerate(fitted.lines):
+            board.text((cx, top + step * (i + 0.5)), line, f, anchor="mm")
         if c in picture.highlight:
-            half = min(width, room) / 2
-            board.squiggle(cx - half, cx + half, under)
+            half = min(max(text_width(f, line) for line in fitted.lines), room) / 2
+            board.squiggle(cx - half, cx + half, min(top + step * len(fitted.lines) + 4, y + height - 4))
 
 
 def _label(
@@ -186,9 +264,31 @@ def _label(
         )
 
 
-def _marks(board: Chalkboard, marks: Marks, x0: float, x1: float, cy: float, scale: float = 1.0) -> None:
-    """Sticks, then potatoes, then crossed pairs, side by side, squeezed to fit ``x0..x1``."""
+def _counted_marks(board: Chalkboard, marks: Marks, x0: float, x1: float, cy: float, font_dir: Path) -> None:
+    """More marks than ``MARKS_DRAWN``: each kind chalked once with its count (``| 1000``)."""
+    kinds = [(n, kind) for n, kind in ((marks.sticks, 0), (marks.potatoes, 1), (marks.crossed, 2)) if n]
+    room = (x1 - x0) / len(kinds)
+    for i, (n, kind) in enumerate(kinds):
+        x = x0 + i * room + 12
+        if kind == 0:
+            board.stick(x, cy - 18, 36)
+        elif kind == 1:
+            board.potato(x, cy, 10)
+        else:
+            board.crossed(x, cy, 10)
+        f, shown = fit_font("regular", str(n), room - 30, 26, 12, font_dir)
+        board.text((x + 14, cy), shown, f, anchor="lm")
+
+
+def _marks(
+    board: Chalkboard, marks: Marks, x0: float, x1: float, cy: float, scale: float = 1.0, font_dir: Path = FONT_DIR
+) -> None:
+    """Sticks, then potatoes, then crossed pairs, side by side, squeezed to fit ``x0..x1``; past
+    ``MARKS_DRAWN`` of them, each kind once with its count."""
     if marks.empty:
+        return
+    if marks.counted:
+        _counted_marks(board, marks, x0, x1, cy, font_dir)
         return
     step = min(MARK_W * scale, (x1 - x0) / marks.count)
     size = min(scale, step / MARK_W + 0.25)
@@ -217,7 +317,7 @@ def _cell(
         f, shown = fit_font("bold", text, split - x - 12, 44, 22, font_dir)
         board.text((split - 10, mid), shown, f, anchor="rm")
         if marks is not None:
-            _marks(board, marks, split + 2, x + g.col_w - 14, mid)
+            _marks(board, marks, split + 2, x + g.col_w - 14, mid, font_dir=font_dir)
     else:
         f, shown = fit_font("bold", text, g.col_w - 16, 44, 22, font_dir)
         board.text((x + g.col_w / 2, mid), shown, f, anchor="mm")
@@ -237,15 +337,21 @@ def _grid_lines(
         board.vline(g.col_x(c), top + 10, bottom, 3)
 
 
+def _bounded(picture: SlatePicture) -> SlatePicture:
+    """The picture as drawn: at most ``ROWS_DRAWN`` rows (marks are bounded by ``_marks``)."""
+    return picture if len(picture.rows) <= ROWS_DRAWN else replace(picture, rows=picture.rows[:ROWS_DRAWN])
+
+
 def render_image(picture: SlatePicture, *, font_dir: Path = FONT_DIR) -> Image.Image:
     """The slate as a Pillow RGB image (``render_slate`` encodes it)."""
+    picture = _bounded(picture)
     height = _height(picture, font_dir)
     board = Chalkboard(WIDTH, height, seed=_seed(picture), frame=FRAME)
     g = _grid(picture, font_dir)
     y = _header(board, picture, font_dir)
     top = y
     _names(board, picture, g, y, font_dir)
-    y += HEADER_H
+    y += header_height(picture, font_dir)
     breaks: list[tuple[float, int]] = [(y, 5)]
     with_marks = _has_marks(picture)
     for row in picture.rows:
@@ -258,7 +364,14 @@ def render_image(picture: SlatePicture, *, font_dir: Path = FONT_DIR) -> Image.I
     if picture.match:
         _label(board, picture.match_label, "", g, y, ROW_H, font_dir)
         for c, m in enumerate(picture.match):
-            _marks(board, m, g.col_x(c) + 14, g.col_x(c) + g.col_w - 14, y + ROW_H / 2, scale=1.2)
+            _marks(board, m, g.col_x(c) + 14, g.col_x(c) + g.col_w - 14, y + ROW_H / 2, scale=1.2, font_dir=font_dir)
+        y += ROW_H
+        breaks.append((y, 2))
+    if picture.seich:  # where each team's one Seich went
+        _label(board, picture.seich_label, "", g, y, ROW_H, font_dir)
+        for c, text in enumerate(picture.seich):
+            f, shown = fit_font("regular", text or "–", g.col_w - 16, 30, 18, font_dir)
+            board.text((g.col_x(c) + g.col_w / 2, y + ROW_H / 2), shown, f, anchor="mm", colour=WHITE)
         y += ROW_H
         breaks.append((y, 2))
     breaks[-1] = (breaks[-1][0], 6)
@@ -301,4 +414,4 @@ def render_slate(picture: SlatePicture, *, font_dir: Path = FONT_DIR) -> bytes:
 
 def picture_height(picture: SlatePicture, *, font_dir: Path = FONT_DIR) -> int:
     """The height ``render_slate`` gives the picture (it depends on the rows and the lines below)."""
-    return _height(picture, font_dir)
+    return _height(_bounded(picture), font_dir)

@@ -13,6 +13,9 @@ Cell values (``cell_value``), by the rule set's scoring mode:
   a match is 25 x factor; a countermatch 0.
 - FULL (club): points x factor; a match adds 100 after the multiplication.
 
+House rules (``RuleSet.cells``) may set the scoring of any rule set of four players, what a
+match counts as before the factor and adds after it, and what a countermatch costs.
+
 Misère (any mode): the declaring side writes the OPPONENTS' pile, as if the roles
 were swapped: the opponents' points, and "match" when the declaring side took no
 trick (countermatch). A Misère in which the declaring side took every trick writes 0.
@@ -41,8 +44,8 @@ from typing import Final
 
 from ..game.contracts import Contract, Kind
 from ..game.errors import N_, RuleError
-from ..game.hand_entry import MATCH_BONUS, MATCH_POINTS, TOTAL_POINTS, HandEntry
-from ..game.rulesets import RuleSet, Scoring
+from ..game.hand_entry import MATCH_POINTS, TOTAL_POINTS, HandEntry
+from ..game.rulesets import Cells, RuleSet
 
 COUNTERMATCH: Final = -1  # the outcome of a countermatch (0 points, and no trick taken)
 
@@ -59,10 +62,16 @@ ERROR_CODES: Final[dict[str, str]] = {
     "points_not_whole": N_("Points are whole numbers."),
     "points_range": N_("Points are whole numbers from 0 to 157 (got %(points)s)."),
     "points_sum": N_("Declarer's and defenders' points must add up to 157 (%(declarer)s + %(defenders)s = %(sum)s)."),
-    "match_and_countermatch": N_("A hand cannot be both a match and a countermatch."),
-    "match_needs_all": N_("A match needs all 157 points to the declarer and 0 to the defenders."),
-    "countermatch_needs_none": N_("A countermatch needs 0 points to the declarer and all 157 to the defenders."),
-    "seich_not_allowed": N_("Seich is only played in the club variant."),
+    "match_and_countermatch": N_("A side cannot take every trick and no trick: tick one of the two at most."),
+    "match_needs_all": N_(
+        "“Every trick taken” needs the points 157 : 0, but they are %(declarer)s : %(defenders)s. "
+        "Correct the points, or untick “every trick taken”."
+    ),
+    "countermatch_needs_none": N_(
+        "“No trick taken” needs the points 0 : 157, but they are %(declarer)s : %(defenders)s. "
+        "Correct the points, or untick “no trick taken”."
+    ),
+    "seich_not_allowed": N_("Seich is not played with these rules."),
     "seich_with_result": N_("A Seich hand is thrown in: no row, no contract, no points, no match."),
     "seich_used": N_("This team has already used its Seich tonight."),
     "not_in_barrel": N_("Only %(seat)s, who is in the barrel, may call Seich."),
@@ -71,9 +80,9 @@ ERROR_CODES: Final[dict[str, str]] = {
     "cell_not_whole": N_("A cell holds a whole number."),
     "cell_with_points": N_("An imported cell carries its value only, no card points."),
     "cell_impossible": N_("The row “%(row)s” cannot hold %(value)s."),
-    "cell_needs_match": N_("%(value)s in the row “%(row)s” is a match: mark it as one."),
-    "cell_match_value": N_("A match in the row “%(row)s” writes %(expected)s."),
-    "cell_countermatch_value": N_("A countermatch in the row “%(row)s” writes %(expected)s."),
+    "cell_needs_match": N_("%(value)s in the row “%(row)s” is a ★ match: mark it as one."),
+    "cell_match_value": N_("A ★ match in the row “%(row)s” writes %(expected)s."),
+    "cell_countermatch_value": N_("A ✗ countermatch in the row “%(row)s” writes %(expected)s."),
 }
 
 
@@ -82,13 +91,38 @@ def rule_error(code: str, **params: object) -> RuleError:
     return RuleError(ERROR_CODES[code], code, **params)
 
 
+def plays_misere(ruleset: RuleSet, row_key: str | None, contract: Contract | None) -> bool:
+    """True when a hand in ``row_key`` played as ``contract`` is a Misère (the cell is written
+    from the opponents' pile, and taking no trick is its match)."""
+    if contract is not None:
+        return contract.kind is Kind.MISERE
+    if row_key is None:
+        return False
+    return ruleset.row(row_key).kinds == (Kind.MISERE,)
+
+
 def is_misere(ruleset: RuleSet, entry: HandEntry) -> bool:
     """True when the hand was played as Misère (the cell is written from the opponents' pile)."""
-    if entry.contract is not None:
-        return entry.contract.kind is Kind.MISERE
-    if entry.row_key is None:
-        return False
-    return ruleset.row(entry.row_key).kinds == (Kind.MISERE,)
+    return plays_misere(ruleset, entry.row_key, entry.contract)
+
+
+def slate_marks(ruleset: RuleSet, entry: HandEntry) -> tuple[bool, bool]:
+    """(★ match, ✗ countermatch) as the slate marks the hand: good or bad for the declaring
+    side. ``HandEntry.match`` says the declaring side took every trick; in a Misère that is
+    the countermatch, and taking no trick (``HandEntry.countermatch``) its match."""
+    if is_misere(ruleset, entry):
+        return entry.countermatch, entry.match
+    return entry.match, entry.countermatch
+
+
+def tricks_of_marks(
+    ruleset: RuleSet, row_key: str | None, contract: Contract | None, *, good: bool, bad: bool
+) -> tuple[bool, bool]:
+    """(every trick, no trick), the ``HandEntry`` flags, of a cell marked ★ (``good``) or ✗
+    (``bad``) on a slate: ``slate_marks`` the other way round."""
+    if plays_misere(ruleset, row_key, contract):
+        return bad, good
+    return good, bad
 
 
 def outcome_of(ruleset: RuleSet, entry: HandEntry) -> int:
@@ -107,20 +141,16 @@ def outcome_of(ruleset: RuleSet, entry: HandEntry) -> int:
     return COUNTERMATCH if countermatch else points
 
 
-def written_value(scoring: Scoring, factor: int, outcome: int) -> int:
-    """What a cell of a row with ``factor`` holds for ``outcome`` (see ``outcome_of``)."""
+def written_value(cells: Cells, factor: int, outcome: int) -> int:
+    """What a cell of a row with ``factor`` holds for ``outcome`` (see ``outcome_of``), by the
+    rule set's ``cells``: a match is ``match_points`` by the scoring, plus ``match_bonus``
+    (257; 25 x factor; 157 x factor + 100 by default), a countermatch minus
+    ``countermatch_cost`` by the scoring (0 by default)."""
     if outcome == MATCH_POINTS:
-        if scoring is Scoring.RAW:
-            return MATCH_POINTS
-        if scoring is Scoring.TENTHS:
-            return MATCH_POINTS // 10 * factor
-        return TOTAL_POINTS * factor + MATCH_BONUS
-    points = max(outcome, 0)  # a countermatch writes 0 points (and, in TENTHS, 0 anyway)
-    if scoring is Scoring.RAW:
-        return points
-    if scoring is Scoring.TENTHS:
-        return points // 10 * factor
-    return points * factor
+        return cells.match(factor)
+    if outcome == COUNTERMATCH:
+        return cells.countermatch(factor)
+    return cells.scaled(factor, outcome)
 
 
 def cell_value(ruleset: RuleSet, entry: HandEntry) -> int:
@@ -129,7 +159,7 @@ def cell_value(ruleset: RuleSet, entry: HandEntry) -> int:
         raise ValueError("a Seich hand writes no cell")
     if entry.cell is not None:
         return entry.cell
-    return written_value(ruleset.scoring, ruleset.row(entry.row_key).factor, outcome_of(ruleset, entry))
+    return written_value(ruleset.cells, ruleset.row(entry.row_key).factor, outcome_of(ruleset, entry))
 
 
 def check_points(entry: HandEntry) -> None:
@@ -146,9 +176,9 @@ def check_points(entry: HandEntry) -> None:
     if entry.match and entry.countermatch:
         raise rule_error("match_and_countermatch")
     if entry.match and (d, o) != (TOTAL_POINTS, 0):
-        raise rule_error("match_needs_all")
+        raise rule_error("match_needs_all", declarer=d, defenders=o)
     if entry.countermatch and (d, o) != (0, TOTAL_POINTS):
-        raise rule_error("countermatch_needs_none")
+        raise rule_error("countermatch_needs_none", declarer=d, defenders=o)
 
 
 @lru_cache(maxsize=1024)
@@ -179,11 +209,19 @@ def check_cell(ruleset: RuleSet, entry: HandEntry) -> None:
         raise rule_error("match_and_countermatch")
     assert entry.row_key is not None
     cells = possible_cells(ruleset, entry.row_key, entry.contract)
-    if entry.match and value not in cells[(True, False)]:
-        raise rule_error("cell_match_value", row=entry.row_key, expected=min(cells[(True, False)]))
-    if entry.countermatch and value not in cells[(False, True)]:
-        raise rule_error("cell_countermatch_value", row=entry.row_key, expected=min(cells[(False, True)]))
-    if not entry.match and not entry.countermatch and value not in cells[(False, False)]:
-        if value in cells[(True, False)]:
+    # the messages speak of the marks as the slate draws them (★ match, ✗ countermatch: in a
+    # Misère the ★ match is the hand without a trick), as the person typing the slate sees them
+    good, bad = slate_marks(ruleset, entry)
+    good_cells, bad_cells = (
+        (cells[(False, True)], cells[(True, False)])
+        if is_misere(ruleset, entry)
+        else (cells[(True, False)], cells[(False, True)])
+    )
+    if good and value not in good_cells:
+        raise rule_error("cell_match_value", row=entry.row_key, expected=min(good_cells))
+    if bad and value not in bad_cells:
+        raise rule_error("cell_countermatch_value", row=entry.row_key, expected=min(bad_cells))
+    if not good and not bad and value not in cells[(False, False)]:
+        if value in good_cells:
             raise rule_error("cell_needs_match", row=entry.row_key, value=value)
         raise rule_error("cell_impossible", row=entry.row_key, value=value)

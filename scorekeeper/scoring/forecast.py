@@ -50,7 +50,7 @@ from typing import Any, Final
 from ..game.cards import Suit
 from ..game.contracts import Contract, Kind
 from ..game.hand_entry import MATCH_POINTS, TOTAL_POINTS, HandEntry
-from ..game.rulesets import Row, RuleSet, Scoring, Variant
+from ..game.rulesets import Cells, Row, RuleSet, Variant
 from . import outlook_three
 from .entries import COUNTERMATCH, written_value
 from .final import Cut
@@ -186,8 +186,9 @@ def contract_key(contract: Contract) -> str:
 
 
 def row_key_contract(row: Row) -> str | None:
-    """The history key of a row with one contract; None when it is chosen at the table."""
-    if row.is_choice:
+    """The history key of a row with one contract; None when it is chosen at the table, and for
+    a house row (no contract the app knows: it counts in no contract's statistics)."""
+    if row.is_choice or not row.kinds:
         return None
     if row.kinds == (Kind.SUIT,):
         return f"suit:{row.suit.letter}" if row.suit is not None else None
@@ -289,9 +290,16 @@ def _draw(rng: random.Random, n: int) -> array[int]:
 
 
 @lru_cache(maxsize=128)  # 128 KB each at most: 16 MB
-def _values_table(scoring: Scoring, factor: int, runs: Runs) -> tuple[int, ...]:
+def _values_table(cells: Cells, factor: int, runs: Runs) -> tuple[int, ...]:
     """The cell value in each slot, in a row of ``factor``."""
-    return _expand(runs, lambda o: written_value(scoring, factor, o))
+    return _expand(runs, lambda o: written_value(cells, factor, o))
+
+
+def odds_known(ruleset: RuleSet) -> bool:
+    """True when the shipped table fits the rule set: a preset of RULES 6 (any options and
+    factors, ``RuleSet.is_preset``). For a circle's own rules the outlook says that no odds are
+    known rather than guess from a table made for other rows (docs/DECISIONS.md "House rules")."""
+    return ruleset.is_preset
 
 
 # --- the simulation ---------------------------------------------------------------------
@@ -308,6 +316,8 @@ def forecast(
     """Simulate the rest of the evening ``simulations`` times with ``random.Random(seed)``."""
     if simulations < 1:
         raise ValueError("simulations must be at least 1")
+    if not odds_known(slate.ruleset):
+        raise ValueError("no shipped table fits these house rules (odds_known)")
     history = normalize_history(history) if history else None
     table = table or default_table()
     rng = random.Random(seed)
@@ -330,7 +340,7 @@ def _totals(
         for row in rs.rows:
             if ended or (row.key, side) in slate.cells:
                 continue
-            values = _values_table(rs.scoring, row.factor, _runs(cell_distribution(rs, row, side, table, history, k)))
+            values = _values_table(rs.cells, row.factor, _runs(cell_distribution(rs, row, side, table, history, k)))
             column = list(map(add, column, map(values.__getitem__, _draw(rng, n))))
         finals.append(column)
     return finals

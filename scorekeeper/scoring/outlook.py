@@ -22,10 +22,21 @@ Team game (6.2), all against all (6.3), club variant (6.4), per side:
   every open row does (and for a side without open rows that is not ahead).
 - ``clinch``: the smallest such p that lifts it above every other side's ``max``
   (0 for a side that has ``won``); ``None`` when none does.
-- per open cell: ``match_enough`` (a match in this row, every other open row of the
-  side scoring 0, lifts it above every other side's ``max``), and its shares of the
-  lines: the cell value at ``catch_up`` and at ``clinch`` points (``None`` without a
-  line). The shares of a side sum to what the line adds to its total.
+- per open cell: ``lead_alone`` and ``sure_alone``, the least outcome in this cell alone
+  (every other open row of the side scoring 0) that lifts the side above every other
+  side's current total, and above every other side's ``max`` (``None``: not even a match
+  does); ``match_enough`` is ``sure_alone`` above 0 (the star on the slate: a match here
+  makes the win sure, and it is not sure yet; a side that has won needs 0). And its
+  shares of the lines: the cell value at ``catch_up`` and at ``clinch`` points (``None``
+  without a line). The shares of a side sum to what the line adds to its total.
+- per side, the least it needs in words a table uses (``Need``), for the lead
+  (``lead_need``) and for a sure win (``sure_need``), derived from the cells and the lines
+  above: already there; else the one cell that is enough on its own, with the fewest
+  points (every open row that needs as few); else the line, an average over its open rows
+  (their factors weigh); else, when not even 157 in every open row does, the fewest
+  matches that do (157 in the other open rows); else it depends on the others (a sure
+  win), or it is out of reach. ``None`` once the evening is over (ended, or every cell
+  written) and for a decided side: nothing is left to need.
 
 In the team game p is a multiple of 10 (or 0, or 257): only tenths count.
 
@@ -37,7 +48,8 @@ ranges (sound: never claims what a completion could undo). Per row, ``sticks`` a
 ``potatoes`` list the players who can still get them (a tie not cut yet: every tied
 player). ``catch_up``, ``clinch`` and the cell fields are ``None`` there.
 
-``ended`` (an evening ended early): nothing else is written; open cells are closed.
+``ended`` (an evening ended early): nothing else is written; open cells are closed, and
+nobody needs anything any more.
 
 The win probability (``win``, ``shared``, ``expected``) comes from
 ``forecast.forecast`` (a seeded simulation); ``evening_outlook`` does both.
@@ -51,15 +63,16 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from ..game.hand_entry import MATCH_POINTS, TOTAL_POINTS
-from ..game.rulesets import Row, RuleSet, Scoring, Variant
+from ..game.rulesets import Cells, Row, RuleSet, Variant
 from . import outlook_three
-from .entries import written_value
+from .entries import COUNTERMATCH, written_value
 from .final import Cut
-from .forecast import SIMULATIONS, Forecast, History, Table, outlook_seed
+from .forecast import SIMULATIONS, Forecast, History, Table, odds_known, outlook_seed
 from .forecast import forecast as simulate
 from .slate import Slate
 
 Decided = Literal["won", "lost", "open"]
+NeedKind = Literal["there", "cell", "average", "matches", "others", "out"]
 WON: Final = "won"
 LOST: Final = "lost"
 OPEN: Final = "open"
@@ -69,13 +82,37 @@ POINTS_LINE: Final[tuple[int, ...]] = (*range(TOTAL_POINTS + 1), MATCH_POINTS)
 
 
 @dataclass(frozen=True, slots=True)
+class Need:
+    """The least a side needs for a line (the lead, or a sure win), as a table says it.
+
+    ``there``: nothing (already in the lead). ``cell``: one open cell alone is enough; ``rows``
+    the side's open rows where the fewest outcome points do it, ``points`` those points
+    (``MATCH_POINTS``: a match). ``average``: no single cell is enough; ``points`` in every
+    open row would do (the line: an average, the rows' factors weighing). ``matches``: not
+    even 157 in every open row does; at least ``matches`` matches (157 in the other open
+    rows) do. ``others``: no result of its own hands makes the win sure, but it can still
+    win if the others score little. ``out``: out of its reach.
+    """
+
+    kind: NeedKind
+    points: int | None = None
+    rows: tuple[str, ...] = ()
+    matches: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "points": self.points, "rows": list(self.rows), "matches": self.matches}
+
+
+@dataclass(frozen=True, slots=True)
 class CellOutlook:
     side: int
     open: bool  # still to be written (False once written, or when the evening ended)
     value: int | None  # the written value, None while open
-    match_enough: bool | None  # open cells (not three players): a match here alone clinches
+    match_enough: bool | None  # open cells (not three players): sure_alone > 0 (the star)
     catch_up_share: int | None  # open cells: the cell value at the side's catch_up points
     clinch_share: int | None  # open cells: the cell value at the side's clinch points
+    lead_alone: int | None = None  # open cells: the least outcome here alone that takes the lead
+    sure_alone: int | None = None  # open cells: the least outcome here alone that makes the win sure
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +122,8 @@ class CellOutlook:
             "match_enough": self.match_enough,
             "catch_up_share": self.catch_up_share,
             "clinch_share": self.clinch_share,
+            "lead_alone": self.lead_alone,
+            "sure_alone": self.sure_alone,
         }
 
 
@@ -120,6 +159,8 @@ class SideOutlook:
     win: float | None = None  # probability of winning alone (None: no forecast asked for)
     shared: float | None = None  # probability of sharing the win with another side
     expected: float | None = None  # expected final total (three players: net sticks)
+    lead_need: Need | None = None  # the least it needs to take the lead (None: nothing left to need)
+    sure_need: Need | None = None  # the least it needs to be sure of the win
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -133,6 +174,8 @@ class SideOutlook:
             "win": self.win,
             "shared": self.shared,
             "expected": self.expected,
+            "lead_need": None if self.lead_need is None else self.lead_need.to_dict(),
+            "sure_need": None if self.sure_need is None else self.sure_need.to_dict(),
         }
 
 
@@ -144,6 +187,7 @@ class Outlook:
     shared: float | None = None  # probability that the evening ends in a shared win
     simulations: int = 0  # simulated evenings behind the probabilities (0: none)
     seed: int | None = None
+    odds_known: bool = True  # False: no shipped table fits the rule set (house rules), no odds
 
     def to_dict(self) -> dict[str, Any]:
         """``{"sides": [...], "rows": [...], ...}``: plain JSON-able data for the API."""
@@ -154,28 +198,66 @@ class Outlook:
             "shared": self.shared,
             "simulations": self.simulations,
             "seed": self.seed,
+            "odds_known": self.odds_known,
         }
 
 
 # --- the arithmetic of lines ----------------------------------------------------------
-def row_max(scoring: Scoring, row: Row) -> int:
+def row_max(cells: Cells, row: Row) -> int:
     """The most one cell of ``row`` can hold: a match (club: 157 x factor + 100)."""
-    return written_value(scoring, row.factor, MATCH_POINTS)
+    return written_value(cells, row.factor, MATCH_POINTS)
 
 
-def gain(scoring: Scoring, rows: Sequence[Row], points: int) -> int:
+def gain(cells: Cells, rows: Sequence[Row], points: int) -> int:
     """What ``points`` scored in every one of ``rows`` adds to a total."""
-    return sum(written_value(scoring, r.factor, points) for r in rows)
+    return sum(written_value(cells, r.factor, points) for r in rows)
 
 
-def smallest_points(scoring: Scoring, rows: Sequence[Row], need: int) -> int | None:
+def smallest_points(cells: Cells, rows: Sequence[Row], need: int) -> int | None:
     """The smallest p of ``POINTS_LINE`` whose gain over ``rows`` exceeds ``need``, or None.
 
     The gain is non-decreasing along ``POINTS_LINE``, so a bisection finds it.
     """
-    if gain(scoring, rows, MATCH_POINTS) <= need:
+    if gain(cells, rows, MATCH_POINTS) <= need:
         return None
-    return POINTS_LINE[bisect_left(POINTS_LINE, need + 1, key=lambda p: gain(scoring, rows, p))]
+    return POINTS_LINE[bisect_left(POINTS_LINE, need + 1, key=lambda p: gain(cells, rows, p))]
+
+
+def least_alone(cells: Cells, row: Row, need: int) -> int | None:
+    """The least outcome of ``POINTS_LINE`` that, written in one cell of ``row``, adds more
+    than ``need``; None when not even a match does."""
+    return smallest_points(cells, (row,), need)
+
+
+def fewest_matches(cells: Cells, rows: Sequence[Row], need: int) -> int | None:
+    """The fewest matches among ``rows`` that, with 157 points in the others, add more than
+    ``need`` (the matches in the rows where a match adds most over 157); None when none do."""
+    full = gain(cells, rows, TOTAL_POINTS)
+    extra = sorted(
+        (written_value(cells, r.factor, MATCH_POINTS) - written_value(cells, r.factor, TOTAL_POINTS) for r in rows),
+        reverse=True,
+    )
+    for k in range(len(extra) + 1):
+        if full + sum(extra[:k]) > need:
+            return k
+    return None
+
+
+def need_of(cells: Cells, rows: Sequence[Row], alone: Sequence[int | None], line: int | None, need: int) -> Need:
+    """The least a side needs to add more than ``need`` (``Need``), from its open ``rows``,
+    what each of them needs alone (``alone``, in the same order) and the line over all of
+    them (``smallest_points``)."""
+    if line == 0:
+        return Need("there")
+    enough = [(p, r.key) for r, p in zip(rows, alone, strict=True) if p is not None]
+    if enough:
+        least = min(p for p, _key in enough)
+        return Need("cell", least, tuple(key for p, key in enough if p == least))
+    if line is None:
+        return Need("out")
+    if line == MATCH_POINTS:
+        return Need("matches", None, (), fewest_matches(cells, rows, need))
+    return Need("average", line)
 
 
 def decide(mins: Sequence[int], maxs: Sequence[int], side: int) -> Decided:
@@ -203,6 +285,8 @@ def outlook(
         out = _three(slate, cuts, ended)
     else:
         out = _totals(slate, ended)
+    if not odds_known(rs):  # house rules: the lines are exact, odds would be a guess
+        return replace(out, odds_known=False)
     return out if forecast is None else attach(out, forecast)
 
 
@@ -214,42 +298,57 @@ def _open_rows(slate: Slate, side: int, ended: bool) -> list[Row]:
 
 def _totals(slate: Slate, ended: bool) -> Outlook:
     rs = slate.ruleset
-    mode = rs.scoring
+    mode = rs.cells
     n = rs.n_sides
     totals = slate.totals
     open_rows = [_open_rows(slate, s, ended) for s in range(n)]
+    over = not any(open_rows)  # ended, or every cell written: nothing is left to need
     maxs = [totals[s] + gain(mode, open_rows[s], MATCH_POINTS) for s in range(n)]
+    # A countermatch may cost (house rules): the least a side can end with.
+    mins = [totals[s] + min(0, gain(mode, open_rows[s], COUNTERMATCH)) for s in range(n)]
+    cells: dict[tuple[str, int], CellOutlook] = {}
     sides: list[SideOutlook] = []
-    lines: list[tuple[int | None, int | None]] = []
     for s in range(n):
         others = [o for o in range(n) if o != s]
-        lead = max(totals[o] for o in others)
-        ceiling = max(maxs[o] for o in others)
-        catch_up = smallest_points(mode, open_rows[s], lead - totals[s])
-        clinch = smallest_points(mode, open_rows[s], ceiling - totals[s])
-        lines.append((catch_up, clinch))
-        sides.append(SideOutlook(s, totals[s], totals[s], maxs[s], decide(totals, maxs, s), catch_up, clinch))
+        behind = max(totals[o] for o in others) - totals[s]  # the lead: more than this
+        short = max(maxs[o] for o in others) - totals[s]  # a sure win: more than this
+        catch_up = smallest_points(mode, open_rows[s], behind)
+        clinch = smallest_points(mode, open_rows[s], short)
+        lead_alone = [least_alone(mode, r, behind) for r in open_rows[s]]
+        sure_alone = [least_alone(mode, r, short) for r in open_rows[s]]
+        for r, lead, sure in zip(open_rows[s], lead_alone, sure_alone, strict=True):
+            cells[r.key, s] = CellOutlook(
+                s,
+                True,
+                None,
+                bool(sure),  # a match here makes the win sure, and it is not sure yet (0: won)
+                None if catch_up is None else written_value(mode, r.factor, catch_up),
+                None if clinch is None else written_value(mode, r.factor, clinch),
+                lead,
+                sure,
+            )
+        decided = decide(mins, maxs, s)
+        lead_need = sure_need = None
+        if not over and decided == OPEN:
+            lead_need = need_of(mode, open_rows[s], lead_alone, catch_up, behind)
+            sure_need = need_of(mode, open_rows[s], sure_alone, clinch, short)
+            if sure_need.kind == "out" and lead_need.kind != "out":
+                sure_need = Need("others")  # not in its own hands: it wins if the others score little
+        sides.append(
+            SideOutlook(
+                s, totals[s], mins[s], maxs[s], decided, catch_up, clinch, lead_need=lead_need, sure_need=sure_need
+            )
+        )
     rows: list[RowOutlook] = []
     for row in rs.rows:
-        cells: list[CellOutlook] = []
+        row_cells: list[CellOutlook] = []
         for s in range(n):
-            cell = slate.cell(row.key, s)
-            if cell is not None or ended:
-                cells.append(CellOutlook(s, False, None if cell is None else cell.value, None, None, None))
-                continue
-            ceiling = max(maxs[o] for o in range(n) if o != s)
-            catch_up, clinch = lines[s]
-            cells.append(
-                CellOutlook(
-                    s,
-                    True,
-                    None,
-                    totals[s] + row_max(mode, row) > ceiling,
-                    None if catch_up is None else written_value(mode, row.factor, catch_up),
-                    None if clinch is None else written_value(mode, row.factor, clinch),
-                )
-            )
-        rows.append(RowOutlook(row.key, row.factor, row_max(mode, row), tuple(cells), None, None))
+            written = slate.cell(row.key, s)
+            found = cells.get((row.key, s))
+            if found is None:
+                found = CellOutlook(s, False, None if written is None else written.value, None, None, None)
+            row_cells.append(found)
+        rows.append(RowOutlook(row.key, row.factor, row_max(mode, row), tuple(row_cells), None, None))
     return Outlook(rs.variant, tuple(sides), tuple(rows))
 
 
@@ -312,6 +411,8 @@ def evening_outlook(
     probabilities, simulated with the seed of (evening id, version), so every phone
     and the API get the same figures for the same version. ``history``: see
     ``forecast``; ``table``: the shipped one unless given."""
+    if not odds_known(slate.ruleset):
+        return outlook(slate, cuts=cuts, ended=ended)
     fc = simulate(
         slate,
         seed=outlook_seed(evening_id, version),
@@ -326,4 +427,4 @@ def evening_outlook(
 
 def ruleset_row_maxima(ruleset: RuleSet) -> dict[str, int]:
     """The most one cell of each row can hold (documented for the club variant)."""
-    return {r.key: row_max(ruleset.scoring, r) for r in ruleset.rows}
+    return {r.key: row_max(ruleset.cells, r) for r in ruleset.rows}

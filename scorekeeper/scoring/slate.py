@@ -26,7 +26,7 @@ from ..game import turns
 from ..game.contracts import Contract
 from ..game.errors import RuleError
 from ..game.hand_entry import HandEntry
-from ..game.rulesets import Row, RuleSet, Variant
+from ..game.rulesets import Row, RuleSet, Shape
 from .entries import cell_value, check_cell, check_points, rule_error
 
 MATCH_STICKS = 2  # to the declarer of a match (potatoes for a countermatch)
@@ -61,7 +61,10 @@ class Slate:
         self.first_dealer = first_dealer
         self._entries: list[HandEntry] = []
         self.cells: dict[tuple[str, int], Cell] = {}
-        self.seich_used: set[int] = set()
+        self.seich_used: set[int] = set()  # sides that have called every Seich they may
+        self.seich_hands: dict[int, int] = {}  # side -> position in entries of its (first) Seich
+        self.seich_all: dict[int, list[int]] = {}  # side -> positions in entries of every Seich, in order
+        self.seich_calls: dict[int, int] = {}  # side -> Seich hands called (``RuleSet.seich_times``)
         self._marks: list[list[int]] = [[0, 0] for _ in range(ruleset.n_sides)]
         self._filled: list[int] = [0] * ruleset.n_sides  # cells per side (full_sides without a scan)
 
@@ -84,12 +87,16 @@ class Slate:
         rs = self.ruleset
         side = rs.side_of(entry.declarer_seat)
         if entry.seich:
-            self.seich_used.add(side)
+            self.seich_calls[side] = self.seich_calls.get(side, 0) + 1
+            if self.seich_calls[side] >= rs.seich_times:
+                self.seich_used.add(side)
+            self.seich_hands.setdefault(side, index)
+            self.seich_all.setdefault(side, []).append(index)
             return
         assert entry.row_key is not None
         self.cells[(entry.row_key, side)] = Cell(entry.row_key, side, cell_value(rs, entry), entry, index)
         self._filled[side] += 1
-        if rs.variant is Variant.THREE and (entry.match or entry.countermatch):
+        if rs.shape is Shape.THREE and (entry.match or entry.countermatch):
             mine, theirs = (0, 1) if entry.match else (1, 0)  # index into (sticks, potatoes)
             for s in range(rs.n_sides):
                 if s == side:

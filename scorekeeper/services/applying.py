@@ -1,10 +1,11 @@
 """How one change of an evening is applied (every use case of ``evenings`` goes through ``apply``).
 
-One transaction: lock the evening row, replay a repeated request id as a no-op (the same id with
+One transaction: lock the evening row (an evening deleted as a test is refused there,
+``EveningDeleted``: its row says so), replay a repeated request id as a no-op (the same id with
 another body: ``RequestIdReused``), check ``expected_version`` (``StaleVersion``, nothing written;
-the refusal notes the moment, ``turns.hold_off``), run the change (it checks the rules and
+the refusal notes the moment, ``write_queue.hold_off``), run the change (it checks the rules and
 appends rows), bump ``version``, commit; then hand the committed version's rows to the answer's
-snapshot. Writes to one evening take turns per worker (``turns``).
+snapshot. Writes to one evening take turns per worker (``write_queue``).
 
 A hand queued on an offline phone (issue 11) carries the version it was made on and the request
 ids of that phone's earlier queued hands (``queued_after``): it is accepted on a newer version
@@ -24,9 +25,10 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..game.errors import N_, RuleError
 from ..models import QUEUED_AFTER_MAX, AppliedRequest, Evening, utcnow
-from . import snapshot, turns, tx
-from .errors import NotFound, StaleVersion
-from .requests import check_same, digest
+from .errors import EveningDeleted, NotFound, StaleVersion
+from .read import snapshot
+from .store import tx, write_queue
+from .store.requests import check_same, digest
 
 # Built once (building a statement costs more than running it).
 _SEEN = select(AppliedRequest.digest, AppliedRequest.action).where(
@@ -87,6 +89,8 @@ def _lock(s: Session, evening_id: int) -> Evening:
     ev = s.execute(_LOCK, {"evening_id": evening_id}).scalar_one_or_none()
     if ev is None:
         raise NotFound(N_("There is no such evening in this circle."), "evening_not_found")
+    if ev.deleted:  # deleted as a test evening (housekeeping): known from the row just locked
+        raise EveningDeleted()
     return ev
 
 
@@ -104,7 +108,7 @@ def apply(
     """Run ``change`` once per request id. ``asked``: the request's parameters (their digest
     is kept; the same id with other parameters raises ``RequestIdReused``).
 
-    Writes to one evening take turns in this worker (``turns``): one that waits while another
+    Writes to one evening take turns in this worker (``write_queue``): one that waits while another
     commits a newer version is answered ``StaleVersion`` at once, unless it is the repeat of a
     request already applied (then it is answered as that) or an offline phone's queued hand."""
     tx.check_request_id(request_id)
@@ -129,11 +133,11 @@ def apply(
                 and _only_these_since(s, evening_id, expected_version, ev.version, queued_after)
             ):
                 # lost the race: noted (and committed), so the next write on the fresh version
-                # yields once to the phones that lost (turns.hold_off)
+                # yields once to the phones that lost (write_queue.hold_off)
                 refused = ev.version
                 s.execute(_CONTENDED, {"evening_id": evening_id, "at": utcnow()})
             else:
-                wait = turns.hold_off(ev.contended_at, utcnow(), evening_id) if may_yield else 0.0
+                wait = write_queue.hold_off(ev.contended_at, utcnow(), evening_id) if may_yield else 0.0
                 if wait > 0:
                     raise _Yield(wait)  # rolled back: nothing written, the lock let go
                 if not ev.is_open and not ended_ok:
@@ -164,12 +168,12 @@ def apply(
 
     def run(may_yield: bool) -> Evening:
         try:
-            with turns.turn(evening_id, expected_version, may_leave=may_leave) as seen:
+            with write_queue.turn(evening_id, expected_version, may_leave=may_leave) as seen:
                 return locked(seen, may_yield)
-        except turns.Superseded as gone:
+        except write_queue.Superseded as gone:
             if not _was_applied(evening_id, request_id):
                 raise StaleVersion(gone.version) from None
-        with turns.turn(evening_id, expected_version, may_leave=False) as seen:  # a repeat: answered as one
+        with write_queue.turn(evening_id, expected_version, may_leave=False) as seen:  # a repeat: answered as one
             return locked(seen, False)
 
     try:
@@ -179,8 +183,8 @@ def apply(
     return run(may_yield=False)
 
 
-class _Yield(Exception):  # noqa: N818 - a state, not a failure
-    """A write on the fresh version waits before trying again (``turns.hold_off``)."""
+class _Yield(Exception):  # a state, not a failure
+    """A write on the fresh version waits before trying again (``write_queue.hold_off``)."""
 
     def __init__(self, seconds: float) -> None:
         super().__init__(seconds)

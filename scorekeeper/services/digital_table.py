@@ -11,8 +11,10 @@ engine's ``IllegalAction``/``IllegalCard`` and writes nothing. The hand's last a
 is stored inside ``evenings.record_hand(digital=True)``'s transaction, so a finished
 hand and its slate entry exist together or not at all.
 
-Computer seats act server-side when it is their turn: at the end of the request that
-made it their turn, and on every poll (``run_computers``), whatever worker answers.
+Computer seats act server-side when it is their turn, in the write that made it their turn
+(``act``, ``open_table``, ``deal_next``; the pages' and the API's POSTs that give a seat to a
+computer or take a seat call ``run_computers``): every computer up to the next human's turn, so
+a read (a poll, the seat page, a prefetch) finds their moves stored and plays nothing itself.
 They are ``scorekeeper.bots`` (``choose_action`` at the seat's level), seeing only
 their seat's view. A computer that raises, or answers an action that is not legal,
 is logged (table, seat, level) and its seat marked failed: the hand waits, the pages
@@ -34,12 +36,15 @@ from ..bots import choose_action
 from ..engine import HandSetup, HandState, SeatView, build_view, shuffle_deck
 from ..engine.deal import RandomSource
 from ..game.errors import N_, RuleError
-from ..game.rulesets import RuleSet
+from ..game.rulesets import RuleSet, house_rows_only
 from ..models import DigitalTable, Evening, TableAction, TableHand, TableSeat, is_public_id, utcnow
-from . import evenings, tx
-from .errors import NotFound, StaleVersion
+from ..scoring.slate import Slate
+from . import evenings
+from .errors import EveningDeleted, NotFound, StaleVersion
+from .read.replay import ruleset_of
+from .read.snapshot import EveningSnapshot, digital_hand_request_id, load_snapshot
 from .seats import check_level, lock_table, mark_failed, seat_rows
-from .snapshot import digital_hand_request_id
+from .store import tx
 
 MAX_COMPUTER_STEPS = 200  # more than any hand has actions
 log = logging.getLogger(__name__)
@@ -69,6 +74,19 @@ class TableState:
     joined: frozenset[int]
     levels: Mapping[int, str]  # each computer seat's level
     failed: frozenset[int]  # computer seats that could not move (the hand waits for them)
+    evening: EveningSnapshot | None = None  # the evening as read with the table (``load``: pages, API)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players in seat order, under the names they go by now (from the snapshot)."""
+        assert self.evening is not None, "a table read with load() carries its evening"
+        return self.evening.names
+
+    @property
+    def slate(self) -> Slate:
+        """The evening's slate as it stands (from the snapshot)."""
+        assert self.evening is not None, "a table read with load() carries its evening"
+        return self.evening.slate
 
     @property
     def seq(self) -> int:
@@ -103,12 +121,25 @@ def _no_table() -> NotFound:
 
 
 def get_table(public_id: str) -> DigitalTable:
+    """The table with that public id; NotFound, and ``EveningDeleted`` when its evening was deleted
+    as a test (its seats are refused with it; taking the deletion back opens them again)."""
     if not is_public_id(public_id):
         raise _no_table()
-    t = tx.session().execute(select(DigitalTable).where(DigitalTable.public_id == public_id)).scalar_one_or_none()
-    if t is None:
+    found = (
+        tx.session()
+        .execute(
+            select(DigitalTable, Evening.deleted)
+            .join(Evening, Evening.id == DigitalTable.evening_id)
+            .where(DigitalTable.public_id == public_id)
+        )
+        .first()
+    )
+    if found is None:
         raise _no_table()
-    return t
+    if found[1]:
+        raise EveningDeleted()
+    table: DigitalTable = found[0]
+    return table
 
 
 def open_table_of(evening: Evening) -> DigitalTable | None:
@@ -146,11 +177,11 @@ def _replay(s: Session, ruleset: RuleSet, hand: TableHand | None) -> HandState |
 def _ruleset(s: Session, table: DigitalTable) -> RuleSet:
     ev = s.get(Evening, table.evening_id)
     assert ev is not None
-    return evenings.ruleset_of(ev)
+    return ruleset_of(ev)
 
 
-def _state(s: Session, table: DigitalTable) -> TableState:
-    rs = _ruleset(s, table)
+def _state(s: Session, table: DigitalTable, snap: EveningSnapshot | None = None) -> TableState:
+    rs = _ruleset(s, table) if snap is None else snap.ruleset
     hand = _current_hand(s, table.id)
     rows = seat_rows(s, table.id)
     return TableState(
@@ -162,14 +193,18 @@ def _state(s: Session, table: DigitalTable) -> TableState:
         frozenset(r.seat for r in rows if r.joined_at is not None),
         {r.seat: r.level for r in rows if r.computer},
         frozenset(r.seat for r in rows if r.computer and r.failed_at is not None),
+        snap,
     )
 
 
 def load(table: DigitalTable) -> TableState:
-    """The table now, rebuilt from the database."""
+    """The table now, rebuilt from the database, with its evening read once as a snapshot
+    (``snapshot.load_snapshot``: rules, names, slate): what the pages and the API show."""
     s = tx.session()
     s.refresh(table)
-    return _state(s, table)
+    evening = s.get(Evening, table.evening_id, populate_existing=True)
+    assert evening is not None
+    return _state(s, table, load_snapshot(evening))
 
 
 # --- opening, dealing, closing -----------------------------------------------------------
@@ -178,6 +213,13 @@ def _deal(s: Session, table: DigitalTable, evening: Evening, number: int, rng: R
     if slate.complete:
         raise RuleError(N_("Every row is filled: the evening is complete."), "evening_complete")
     setup = HandSetup.from_slate(slate)
+    house = house_rows_only(slate.ruleset, setup.open_rows)
+    if house:
+        raise RuleError(
+            N_("The app has no play rules for %(rows)s: write the next hand on the slate."),
+            "house_row_not_dealt",
+            rows=", ".join(house),
+        )
     hand = TableHand(
         table_id=table.id,
         number=number,
@@ -192,6 +234,8 @@ def _deal(s: Session, table: DigitalTable, evening: Evening, number: int, rng: R
 
 
 def _check_evening_open(evening: Evening) -> None:
+    if evening.deleted:
+        raise EveningDeleted()
     if not evening.is_open:
         raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
 
@@ -212,11 +256,12 @@ def open_table(
     found = open_table_of(evening)
     if found is not None:
         return found
-    n = evenings.ruleset_of(evening).n_players
+    n = ruleset_of(evening).n_players
     if any(not 0 <= c < n for c in computers):
         raise RuleError(N_("There is no seat %(seat)s at this table."), "seat_unknown", seat=max(computers))
     with tx.write() as s:
         ev = s.execute(select(Evening).where(Evening.id == evening.id).with_for_update()).scalar_one()
+        _check_evening_open(ev)  # as it stands under the lock
         again = (
             s.execute(select(DigitalTable).where(DigitalTable.evening_id == ev.id, DigitalTable.status == "open"))
             .scalars()
@@ -250,7 +295,7 @@ def deal_next(table: DigitalTable, *, rng: RandomSource | None = None) -> TableS
         assert ev is not None
         _check_evening_open(ev)
         current = _current_hand(s, t.id)
-        state = _replay(s, evenings.ruleset_of(ev), current)
+        state = _replay(s, ruleset_of(ev), current)
         if state is None or state.is_terminal():
             _deal(s, t, ev, (current.number if current else 0) + 1, rng or secrets.SystemRandom())
             t.version += 1
@@ -378,7 +423,7 @@ def run_computers(table: DigitalTable) -> TableState:
         if not st.table.is_open or mover is None or mover not in st.computers or mover in st.failed:
             return st
         assert st.state is not None
-        scores = _scores(st.table)
+        scores = {key: cell.value for key, cell in st.slate.cells.items()}  # public: the row choice
         scratch = st.state.clone()
         moves: list[tuple[int, int]] = []
         last: tuple[int, int] | None = None
@@ -428,10 +473,3 @@ def computer_move(st: TableState, view: SeatView, scores: Mapping[tuple[str, int
         )
         raise ComputerFailed(view.seat)
     return action
-
-
-def _scores(table: DigitalTable) -> dict[tuple[str, int], int]:
-    """The slate's cells (public), for the computers' row choice."""
-    evening = tx.session().get(Evening, table.evening_id)
-    assert evening is not None
-    return {key: cell.value for key, cell in evenings.load_slate(evening).cells.items()}

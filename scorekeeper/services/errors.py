@@ -39,6 +39,61 @@ class Forbidden(RuleError):
         super().__init__(message, code, **params)
 
 
+# (reason, what the link was) -> (code, message); a reason alone stands for every kind of link.
+GONE: dict[tuple[str, str | None], tuple[str, str]] = {
+    ("replaced", "write"): (
+        "link_replaced",
+        N_("This circle's write link was changed: ask the others at the table for the new link."),
+    ),
+    ("replaced", "view"): (
+        "link_replaced",
+        N_("This circle's onlookers link was changed: ask the others at the table for the new link."),
+    ),
+    ("deleted", None): (
+        "circle_deleted",
+        N_("This circle was deleted: its slates and history are no longer in this app."),
+    ),
+    ("restored", None): (
+        "link_not_in_backup",
+        N_(
+            "This link no longer opens anything: the app's data was restored from a backup made "
+            "before the link existed. Ask whoever runs the app."
+        ),
+    ),
+}
+
+
+class LinkGone(RuleError):
+    """A link that opened a circle once and no longer does: replaced by a new one, its circle
+    deleted, or not in the backup the data was restored from (``services.retired``). Answered
+    410 with what happened, and never counted as a guess."""
+
+    code = "link_replaced"
+
+    def __init__(self, reason: str, link: str) -> None:
+        code, message = GONE.get((reason, link)) or GONE[(reason, None)]
+        super().__init__(message, code, link=link)
+        self.reason = reason
+        self.link = link
+
+
+class EveningDeleted(RuleError):
+    """The evening was deleted as a test evening (housekeeping): it is shown nowhere and takes
+    no write until the deletion is taken back. Nothing was written."""
+
+    code = "evening_deleted"
+
+    def __init__(self) -> None:
+        super().__init__(
+            N_(
+                "This evening was deleted as a test evening: it is shown nowhere and nothing can be "
+                "written on it. Nothing was written. It comes back if the deletion is taken back "
+                "under “Tidy up”."
+            ),
+            "evening_deleted",
+        )
+
+
 class RequestIdReused(RuleError):
     """A request id already applied came back with a different body; nothing was written."""
 
@@ -54,4 +109,4 @@ class RequestIdReused(RuleError):
         )
 
 
-__all__ = ["Forbidden", "NotFound", "RequestIdReused", "RuleError", "StaleVersion"]
+__all__ = ["EveningDeleted", "Forbidden", "LinkGone", "NotFound", "RequestIdReused", "StaleVersion"]

@@ -2,12 +2,14 @@
 
 Every change is one transaction (``applying.apply``: the lock, the request id, the version
 check, the rows appended, the version bumped); the rules are checked through
-``scorekeeper.scoring``. Nothing is ever updated in place or deleted except the evening's
-status/version.
+``scorekeeper.scoring``. The write that fills the last cell of the slate (and cuts its last
+tie) ends the evening in the same transaction (``_close_when_over``). Nothing is ever updated
+in place or deleted except the evening's status/version.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from collections.abc import Callable, Collection, Sequence
@@ -19,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
-from ..game.rulesets import RuleSet
+from ..game.rulesets import RuleSet, verify_table
 from ..models import (
     Circle,
     CutRow,
@@ -30,16 +32,14 @@ from ..models import (
     is_public_id,
     utcnow,
 )
-from ..scoring.final import Cut, Result, Tie, draw_cut, final_result, ties
-from ..scoring.payouts import Payout
+from ..scoring.final import Cut, Tie, draw_cut, final_result, ties
 from ..scoring.slate import Slate, verify_entry
-from . import applying, housekeeping, tx
+from . import applying
 from .circles import PLAYER_NAME_MAX, clean_name, get_or_create_player
-from .errors import NotFound
-from .replay import (
+from .errors import EveningDeleted, NotFound
+from .read import memory, outlook, who_is_who
+from .read.replay import (
     EntryRecord,
-    LogItem,
-    audit_trail,
     build_slate,
     effective_cuts,
     hand_fields,
@@ -47,37 +47,32 @@ from .replay import (
     replay,
     ruleset_of,
 )
-from .requests import check_same, digest
-from .snapshot import (
-    EveningSnapshot,
+from .read.snapshot import (
     cut_rows,
-    decide,
     entry_rows,
     hand_in_play,
     load_snapshot,
     open_table_hand,
     seat_names,
 )
+from .store import tx
+from .store.requests import check_same, digest
+
+log = logging.getLogger(__name__)
 
 __all__ = [
-    "EveningSnapshot",
     "correct_entry",
     "cuts_and_pending",
     "draw_cuts",
     "end_evening",
-    "entry_log",
     "get_evening",
     "load_slate",
-    "load_snapshot",
     "names_of",
     "record_hand",
     "reopen_evening",
-    "result",
-    "ruleset_of",
     "set_cut",
     "start_evening",
     "undo_last",
-    "version_of",
 ]
 
 
@@ -100,8 +95,9 @@ _OF_CIRCLE = select(Evening).where(
 _ENTRY = insert(cast(Table, EntryRow.__table__))
 
 
-def get_evening(circle: Circle, public_id: str) -> Evening:
-    """The circle's evening with that public id; raises NotFound."""
+def get_evening(circle: Circle, public_id: str, *, deleted_ok: bool = False) -> Evening:
+    """The circle's evening with that public id; raises NotFound, and ``EveningDeleted`` for an
+    evening deleted as a test (housekeeping) unless ``deleted_ok`` (the housekeeping pages show it)."""
     ev = (
         tx.session()
         .execute(_OF_CIRCLE, {"public_id": _well_formed(public_id), "circle_id": circle.id})
@@ -109,6 +105,8 @@ def get_evening(circle: Circle, public_id: str) -> Evening:
     )
     if ev is None:
         raise _no_evening()
+    if ev.deleted and not deleted_ok:
+        raise EveningDeleted()
     return ev
 
 
@@ -126,41 +124,10 @@ def names_of(evening: Evening) -> tuple[str, ...]:
     return seat_names(tx.session(), evening.id)
 
 
-def version_of(circle: Circle, public_id: str) -> int:
-    """The evening's current version, by one small query (what phones poll); raises NotFound."""
-    version = (
-        tx.session()
-        .execute(
-            select(Evening.version).where(Evening.public_id == _well_formed(public_id), Evening.circle_id == circle.id)
-        )
-        .scalar_one_or_none()
-    )
-    if version is None:
-        raise _no_evening()
-    return version
-
-
-def entry_log(evening: Evening) -> list[LogItem]:
-    """The audit trail: every hand, correction (old and new value) and undo, with its time."""
-    return audit_trail(entry_rows(tx.session(), evening))
-
-
 def cuts_and_pending(evening: Evening, slate: Slate | None = None) -> tuple[list[Cut], list[Tie]]:
     """(recorded cuts that decide a current tie; ties still waiting for a cut)."""
     s = tx.session()
     return effective_cuts(slate or _slate(s, evening), cut_rows(s, evening))
-
-
-def result(evening: Evening, slate: Slate | None = None) -> tuple[Result, Payout] | None:
-    """Final standing and money, once the evening is ended or every cell is filled and
-    every tie cut; ``None`` before that (the slate's totals show the standing).
-    ``slate``: the evening's slate if the caller already loaded it."""
-    s = tx.session()
-    slate = slate or _slate(s, evening)
-    outcome = decide(ruleset_of(evening), slate, cut_rows(s, evening), is_open=evening.is_open)
-    if outcome.result is None or outcome.payout is None:
-        return None
-    return outcome.result, outcome.payout
 
 
 # --- starting ----------------------------------------------------------------------
@@ -175,14 +142,9 @@ def start_evening(
     A request id already used in this circle returns that evening (double tap).
     """
     _check_request_id(request_id)
-    n = ruleset.n_players
+    ruleset.check()
     names = [clean_name(name, limit=PLAYER_NAME_MAX, code="player_name") for name in player_names]
-    if len(names) != n:
-        raise RuleError(N_("This game needs %(n)s players."), "players_count", n=n)
-    if len({name.casefold() for name in names}) != len(names):
-        raise RuleError(N_("Every player sits at the table once."), "players_distinct")
-    if type(first_dealer) is not int or not 0 <= first_dealer < n:
-        raise RuleError(N_("The first dealer must be one of the players."), "first_dealer")
+    verify_table(ruleset, names, first_dealer)
     snapshot = ruleset.to_dict()
     circle_id = circle.id
     asked = digest("start", ruleset=snapshot, players=names, first_dealer=first_dealer)
@@ -224,8 +186,8 @@ def start_evening(
 def players_for(s: Session, circle_id: int, names: Sequence[str]) -> list[Player]:
     """The players the names stand for now (housekeeping honoured: a renamed player's new
     or old name, a merged player's name give the player kept); new names join the circle."""
-    ids = housekeeping.resolve(housekeeping.state_in(s, circle_id), names)
-    housekeeping.refuse_twice(ids)
+    ids = who_is_who.resolve(who_is_who.state_in(s, circle_id), names)
+    who_is_who.refuse_twice(ids)
     out = []
     for name, pid in zip(names, ids, strict=True):
         found = None if pid is None else s.get(Player, int(pid))
@@ -275,6 +237,27 @@ def _author(author: str | None) -> str | None:
     return clean_name(author, limit=PLAYER_NAME_MAX, code="author")
 
 
+def _stored_after(evening: Evening) -> Evening:
+    """After a write that changed the evening (committed): the derived copies it changes (the
+    outlook's forecast of the new version, the outcomes and rating runs of the circle's memory)
+    are stored at the end of the request that wrote (``tx.after_write``); a read (GET) never
+    stores them."""
+    tx.after_write(("evening", evening.id), lambda: _store_derived(evening))
+    return evening
+
+
+def _store_derived(evening: Evening) -> None:
+    try:
+        tx.session().refresh(evening)
+        circle = evening.circle
+        snap = load_snapshot(evening)
+    except Exception:  # an extra: the write stands (a later write, or a read's memory, has them)
+        log.exception("the derived copies of evening %s were not stored", evening.public_id)
+        return
+    outlook.store_after_write(snap, circle)
+    memory.store_after_write(circle)
+
+
 def record_hand(
     evening: Evening,
     entry: HandEntry,
@@ -315,16 +298,19 @@ def record_hand(
         rs = ruleset_of(ev)
         verify_entry(rs, build_slate(rs, ev.first_dealer, rows), entry)
         _append(s, ev.id, rows, "hand", None, digital, request_id, who, entry)
+        _close_when_over(s, ev, rows)
         return True
 
-    return applying.apply(
-        evening,
-        expected_version=expected_version,
-        request_id=request_id,
-        action="hand",
-        asked={"entry": hand_fields(entry), "digital": digital, "author": who},
-        change=change,
-        queued_after=mine,
+    return _stored_after(
+        applying.apply(
+            evening,
+            expected_version=expected_version,
+            request_id=request_id,
+            action="hand",
+            asked={"entry": hand_fields(entry), "digital": digital, "author": who},
+            change=change,
+            queued_after=mine,
+        )
     )
 
 
@@ -352,15 +338,18 @@ def correct_entry(
         if slate.entries[index] == entry:
             return False  # nothing to correct
         _append(s, ev.id, rows, "correction", old.seq, old.digital, request_id, who, entry)
+        _close_when_over(s, ev, rows)
         return True
 
-    return applying.apply(
-        evening,
-        expected_version=expected_version,
-        request_id=request_id,
-        action="correction",
-        asked={"index": index, "entry": hand_fields(entry), "author": who},
-        change=change,
+    return _stored_after(
+        applying.apply(
+            evening,
+            expected_version=expected_version,
+            request_id=request_id,
+            action="correction",
+            asked={"index": index, "entry": hand_fields(entry), "author": who},
+            change=change,
+        )
     )
 
 
@@ -376,13 +365,15 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
         _append(s, ev.id, rows, "undo", effective[-1].seq, False, request_id, who, None)
         return True
 
-    return applying.apply(
-        evening,
-        expected_version=expected_version,
-        request_id=request_id,
-        action="undo",
-        asked={"author": who},
-        change=change,
+    return _stored_after(
+        applying.apply(
+            evening,
+            expected_version=expected_version,
+            request_id=request_id,
+            action="undo",
+            asked={"author": who},
+            change=change,
+        )
     )
 
 
@@ -411,11 +402,14 @@ def set_cut(evening: Evening, cut: Cut, *, expected_version: int, request_id: st
         if tie is None:
             raise RuleError(N_("Row “%(row)s” has no tie to cut."), "no_tie", row=cut.row_key)
         _add_cut(s, ev.id, cut, tie, request_id)
+        _close_when_over(s, ev, entry_rows(s, ev), cuts_added=True)
         return True
 
     asked = {"row_key": cut.row_key, "end": cut.end, "winner": cut.winner, "drawn": cut.drawn, "order": cut.order}
-    return applying.apply(
-        evening, expected_version=expected_version, request_id=request_id, action="cut", asked=asked, change=change
+    return _stored_after(
+        applying.apply(
+            evening, expected_version=expected_version, request_id=request_id, action="cut", asked=asked, change=change
+        )
     )
 
 
@@ -431,11 +425,47 @@ def draw_cuts(evening: Evening, *, expected_version: int, request_id: str, rng: 
     generator = rng or secrets.SystemRandom()
 
     def change(s: Session, ev: Evening) -> bool:
-        return _draw_missing(s, ev, _slate(s, ev), generator, request_id)
+        drawn = _draw_missing(s, ev, _slate(s, ev), generator, request_id)
+        if drawn:
+            _close_when_over(s, ev, entry_rows(s, ev), cuts_added=True)
+        return drawn
 
-    return applying.apply(
-        evening, expected_version=expected_version, request_id=request_id, action="draw_cuts", asked={}, change=change
+    return _stored_after(
+        applying.apply(
+            evening,
+            expected_version=expected_version,
+            request_id=request_id,
+            action="draw_cuts",
+            asked={},
+            change=change,
+        )
     )
+
+
+def _close_when_over(s: Session, ev: Evening, rows: Sequence[EntryRecord], *, cuts_added: bool = False) -> None:
+    """The evening is over once its last cell is filled and every tie of the slate is cut: the
+    write that makes it so closes it, in the same transaction (it then counts in the purse, the
+    statistics and the ratings as if the table had tapped "Close the evening"; a complete evening
+    always counts in money). ``rows``: the entry rows before this write (its own appended rows are
+    in the session's ``applying.APPENDED``); ``cuts_added``: this write added cut rows. A tie still
+    to cut (three players) keeps the evening open: the table cuts the cards, and that cut closes it."""
+    if not ev.is_open:
+        return
+    appended: list[EntryRecord] = s.info.get(applying.APPENDED, [])
+    rs = ruleset_of(ev)
+    slate = build_slate(rs, ev.first_dealer, (*rows, *appended))
+    if not slate.complete:
+        return
+    if cuts_added:
+        s.flush()
+    cuts, pending = effective_cuts(slate, cut_rows(s, ev, fresh=cuts_added))
+    if pending:
+        return
+    final_result(slate, cuts)  # stands: every tie cut
+    ev.status = "ended"
+    ev.ended_early = False
+    ev.counts_in_money = True
+    ev.ended_at = utcnow()
 
 
 def end_evening(
@@ -452,10 +482,16 @@ def end_evening(
     Ties without a cut are cut by a secure random draw now (recorded like any cut).
     ``counts_in_money``: whether an evening ended early counts in the circle's money
     totals (the table says so when ending it); a complete evening always counts.
+    An evening already over with every cell filled (closed by the write that filled its
+    last cell, ``_close_when_over``) is left as it is: ending it again changes nothing.
     """
     generator = rng or secrets.SystemRandom()
 
     def change(s: Session, ev: Evening) -> bool:
+        if not ev.is_open:
+            if ev.ended_early:
+                raise RuleError(N_("This evening has ended; its slate can no longer change."), "evening_ended")
+            return False  # over already, every cell filled: nothing to do
         slate = _slate(s, ev)
         if not slate.complete and not early:
             raise RuleError(N_("Some cells are still open: fill them, or end the evening early."), "evening_incomplete")
@@ -469,13 +505,18 @@ def end_evening(
         ev.ended_at = utcnow()
         return True
 
-    return applying.apply(
-        evening,
-        expected_version=expected_version,
-        request_id=request_id,
-        action="end",
-        asked={"early": early},
-        change=change,
+    return _stored_after(
+        applying.apply(
+            evening,
+            expected_version=expected_version,
+            request_id=request_id,
+            action="end",
+            # what the table said is part of the request (the same id saying otherwise is refused);
+            # the default is left out, so an id sent before it was asked is still the same request
+            asked={"early": early} if counts_in_money else {"early": early, "counts_in_money": False},
+            change=change,
+            ended_ok=True,
+        )
     )
 
 
@@ -496,12 +537,14 @@ def reopen_evening(evening: Evening, *, expected_version: int, request_id: str) 
         ev.ended_at = None
         return True
 
-    return applying.apply(
-        evening,
-        expected_version=expected_version,
-        request_id=request_id,
-        action="reopen",
-        asked={},
-        change=change,
-        ended_ok=True,
+    return _stored_after(
+        applying.apply(
+            evening,
+            expected_version=expected_version,
+            request_id=request_id,
+            action="reopen",
+            asked={},
+            change=change,
+            ended_ok=True,
+        )
     )

@@ -20,17 +20,18 @@ from datetime import datetime
 from sqlalchemy import select
 
 from ..game.errors import N_, RuleError
-from ..game.rulesets import RuleSet
+from ..game.rulesets import RuleSet, verify_table
 from ..history.paper import PaperCell, paper_entries
 from ..models import Circle, CutRow, EntryRow, Evening, Seat, utcnow
 from ..scoring.final import Cut, draw_cut, final_result, ties
 from ..scoring.slate import Slate
-from . import tx
 from .circles import PLAYER_NAME_MAX, clean_name
 from .evenings import players_for
-from .replay import hand_fields, ranking_text
+from .read import memory
+from .read.replay import hand_fields, ranking_text
+from .store import tx
 
-__all__ = ["PaperCell", "import_evening"]
+__all__ = ["import_evening"]
 
 
 def _cuts(slate: Slate, given: Sequence[Cut], rng: random.Random) -> list[tuple[Cut, tuple[int, ...]]]:
@@ -65,14 +66,9 @@ def import_evening(
     """Write the typed slate as an ended evening; RuleError (nothing written) when a cell,
     a name or a cut breaks a rule. A repeated request id returns the evening it wrote."""
     tx.check_request_id(request_id)
-    n = ruleset.n_players
+    ruleset.check()
     names = [clean_name(name, limit=PLAYER_NAME_MAX, code="player_name") for name in player_names]
-    if len(names) != n:
-        raise RuleError(N_("This game needs %(n)s players."), "players_count", n=n)
-    if len({name.casefold() for name in names}) != len(names):
-        raise RuleError(N_("Every player sits at the table once."), "players_distinct")
-    if type(first_dealer) is not int or not 0 <= first_dealer < n:
-        raise RuleError(N_("The first dealer must be one of the players."), "first_dealer")
+    verify_table(ruleset, names, first_dealer)
     who = None if author is None or not author.strip() else clean_name(author, limit=PLAYER_NAME_MAX, code="author")
     if played_at is not None and played_at.tzinfo is None:
         raise ValueError("played_at must be timezone-aware")
@@ -134,4 +130,5 @@ def import_evening(
                     created_at=when,
                 )
             )
+    tx.after_write(("circle", circle_id), lambda: memory.store_after_write(circle))  # its outcome, the runs
     return ev

@@ -20,11 +20,11 @@ from ..game.errors import N_
 from ..history.purse import verify_settlement
 from ..history.records import PaymentKind, Settlement
 from ..models import Circle, SettlementRow
-from . import tx
 from .circles import PLAYER_NAME_MAX, clean_name
 from .errors import NotFound, RequestIdReused
-from .memory import memory_of
-from .record_rows import player_key, settlements
+from .read.circle_record import player_key, settlements
+from .read.memory import memory_of
+from .store import tx
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,14 +20,16 @@ pair them with rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
 from sqlalchemy import insert
 
-from ..game.errors import RuleError
+from ..game.errors import N_, RuleError
 from ..history import export, housekeeping, spreadsheet
 from ..history.outcome import outcome
 from ..history.records import CircleRecord, EveningRecord, LogKind
@@ -45,12 +47,13 @@ from ..models import (
     TableHand,
     utcnow,
 )
-from . import tx
 from .circles import CIRCLE_NAME_MAX, PLAYER_NAME_MAX
-from .record_rows import load_record
-from .replay import hand_fields, ranking_text
-from .snapshot import digital_hand_request_id
-from .tokens import hash_token, new_token
+from .read import memory
+from .read.circle_record import load_record
+from .read.replay import hand_fields, ranking_text
+from .read.snapshot import digital_hand_request_id
+from .store import link_seal, tx
+from .store.tokens import hash_token, new_token
 
 IMPORT_REQUEST: Final = "import"  # request ids of restored rows: import:<seq>
 
@@ -114,6 +117,84 @@ def _digital_request_ids(ev: EveningRecord, tables: dict[str, str]) -> dict[int,
     return dict(zip(rows, hands, strict=True))
 
 
+# --- reading a file as it arrives ------------------------------------------------------------
+RETRY_AFTER_S: Final = 30  # what a refused second import is told to wait
+
+
+class TooLarge(RuleError):
+    """The file passed the size a restore takes; nothing was written (the rest was not read)."""
+
+    code = "too_large"
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(N_("This file is larger than a restore takes (%(limit)s bytes)."), "too_large", limit=limit)
+
+
+class ImportBusy(RuleError):
+    """Another file is being read and checked in this process; nothing was read or written."""
+
+    code = "import_busy"
+
+    def __init__(self) -> None:
+        super().__init__(
+            N_("Another export file is being read just now. Nothing was written: try again in a minute."),
+            "import_busy",
+        )
+
+
+# One file at a time per process: a worker holds one file (up to the limit) and what it
+# parses into, some six times its size, never several (six at once took 480 MB).
+_ONE_AT_A_TIME = threading.BoundedSemaphore(1)
+
+
+@contextmanager
+def _one_at_a_time() -> Iterator[None]:
+    if not _ONE_AT_A_TIME.acquire(blocking=False):
+        raise ImportBusy()
+    try:
+        yield
+    finally:
+        _ONE_AT_A_TIME.release()
+
+
+def _skip(pieces: Iterator[bytes], limit: int, read: int) -> None:
+    """Read the rest of a refused file and keep none of it (up to ``limit`` bytes in all): the
+    client is still sending, and a connection closed under it loses the answer."""
+    for piece in pieces:
+        read += len(piece)
+        if read > limit:
+            return
+
+
+def read_file(pieces: Iterable[bytes], limit: int) -> bytes:
+    """The file from its pieces as they arrive: refused at the first piece that shows it is no
+    export (``export.check_start``: a picture, the CSV; the rest is read and dropped, never
+    kept or parsed), and with ``TooLarge`` as soon as the pieces pass ``limit`` bytes (a
+    chunked body has no length to check first)."""
+    data = bytearray()
+    started = False
+    stream = iter(pieces)
+    for piece in stream:
+        data += piece
+        if len(data) > limit:
+            raise TooLarge(limit)
+        if not started:
+            try:
+                started = export.check_start(bytes(data[:4096]))
+            except RuleError:
+                _skip(stream, limit, len(data))
+                raise
+    return bytes(data)
+
+
+def restore_upload(pieces: Iterable[bytes], *, limit: int) -> tuple[Circle, str, str]:
+    """``restore`` of a file read as it arrives (``read_file``), one at a time per process:
+    ``ImportBusy`` at once, nothing of the file read, while another is being read here (the
+    refusal sheds the load: it holds no thread while the client goes on sending)."""
+    with _one_at_a_time():
+        return restore(read_file(pieces, limit))
+
+
 def restore(data: bytes | str | dict[str, Any]) -> tuple[Circle, str, str]:
     """A new circle holding an export file's data. Returns (circle, write token, view token);
     RuleError (``export_*``) when the file cannot be restored: then nothing is written."""
@@ -131,7 +212,9 @@ def restore_record(record: CircleRecord) -> tuple[Circle, str, str]:
             name=" ".join(record.name.split()),
             write_token_hash=hash_token(write_token),
             view_token_hash=hash_token(view_token),
+            view_token_sealed=link_seal.seal(view_token, write_token),
             created_at=record.created_at or utcnow(),
+            house_rules=None if record.house_rules is None else record.house_rules.to_dict(),
         )
         s.add(circle)
         s.flush()
@@ -139,7 +222,8 @@ def restore_record(record: CircleRecord) -> tuple[Circle, str, str]:
             p.id: Player(circle_id=circle.id, name=p.name, created_at=p.created_at or utcnow()) for p in record.players
         }
         s.add_all(players.values())
-        evenings = {ev.id: _evening(circle.id, ev) for ev in record.evenings}
+        gone = housekeeping.fold_stored(record.players, record.housekeeping).deleted  # evenings deleted as tests
+        evenings = {ev.id: _evening(circle.id, ev, deleted=ev.id in gone) for ev in record.evenings}
         s.add_all(evenings.values())
         tables: dict[tuple[str, str], DigitalTable] = {}
         for ev in record.evenings:
@@ -237,10 +321,11 @@ def restore_record(record: CircleRecord) -> tuple[Circle, str, str]:
             s.execute(insert(TableAction), actions)
         _settlements(s, circle.id, record, pid)
         _housekeeping(s, circle.id, record, pid, evenings)
+    tx.after_write(("circle", circle.id), lambda: memory.store_after_write(circle))  # outcomes, rating runs
     return circle, write_token, view_token
 
 
-def _evening(circle_id: int, ev: EveningRecord) -> Evening:
+def _evening(circle_id: int, ev: EveningRecord, *, deleted: bool) -> Evening:
     ended = ev.ended
     complete = outcome(ev).slate.complete
     return Evening(
@@ -255,6 +340,7 @@ def _evening(circle_id: int, ev: EveningRecord) -> Evening:
         start_request_id=None,
         created_at=ev.created_at or utcnow(),
         ended_at=ev.ended_at,
+        deleted=deleted,
     )
 
 
@@ -302,4 +388,14 @@ def _housekeeping(
         s.execute(insert(HousekeepingRow), rows)
 
 
-__all__ = ["Exported", "export_csv", "export_json", "restore", "restore_record"]
+__all__ = [
+    "Exported",
+    "ImportBusy",
+    "TooLarge",
+    "export_csv",
+    "export_json",
+    "read_file",
+    "restore",
+    "restore_record",
+    "restore_upload",
+]

@@ -3,7 +3,8 @@
 A seat token is ``secrets.token_urlsafe(32)``; only its sha256 is stored (as the
 circle links, ``tokens.hash_token``). A token is checked by hashing it, looking the
 hash up among the table's seats and comparing in constant time. A new token for a
-seat replaces the old hash: the phone that held the seat is shut out.
+seat replaces the old hash: the phone that held the seat is shut out. The old hash is kept
+(``retired``), so that phone's page, still polling, is refused (403) without counting as a guess.
 
 A computer seat plays at one of the bots' levels (``bots.LEVELS``). The level is
 always given by the caller: the pages and the API pass what the organiser chose, or
@@ -21,10 +22,11 @@ from sqlalchemy.orm import Session
 from ..bots import LEVELS
 from ..game.errors import N_, RuleError
 from ..models import DigitalTable, TableSeat, utcnow
-from . import tx
-from .errors import Forbidden, NotFound
-from .signals import token_refused
-from .tokens import hash_token, new_token
+from . import retired
+from .errors import EveningDeleted, Forbidden, NotFound
+from .store import tx
+from .store.signals import token_refused
+from .store.tokens import hash_token, new_token
 
 TOKEN_MAX = 128
 
@@ -82,6 +84,7 @@ def issue_seat_token(table: DigitalTable, seat: int) -> str:
         t = lock_table(s, table.id)
         _open(t)
         row = _seat_row(s, t.id, seat)
+        _retire(s, row)
         row.token_hash = hash_token(token)
         row.computer = False
         row.failed_at = None
@@ -90,13 +93,21 @@ def issue_seat_token(table: DigitalTable, seat: int) -> str:
     return token
 
 
+def _retire(s: Session, row: TableSeat) -> None:
+    """The seat's token (if a phone held it) stops working: its hash is kept as replaced."""
+    if row.token_hash is not None:
+        circle_id = retired.circle_of(s, row.table_id)
+        retired.retire(s, row.token_hash, kind=retired.SEAT, reason=retired.REPLACED, circle_id=circle_id)
+
+
 def _no_seat() -> Forbidden:
     return Forbidden(N_("This seat link is not valid (any more). Ask for a new one."), "seat_token")
 
 
 def _seat_of_digest(row: TableSeat | None, digest: str) -> TableSeat:
     if row is None or row.token_hash is None or not hmac.compare_digest(row.token_hash, digest):
-        token_refused.send("seat")
+        if retired.find(digest) is None:  # a seat link handed on, or of a deleted circle: no guess
+            token_refused.send("seat")
         raise _no_seat()
     return row
 
@@ -115,7 +126,8 @@ def seat_of_token(table: DigitalTable, token: str | None) -> int:
 
 
 def table_of_token(token: str | None) -> tuple[DigitalTable, int]:
-    """(table, seat) of a seat token, whatever the table; raises Forbidden."""
+    """(table, seat) of a seat token, whatever the table; raises Forbidden, and ``EveningDeleted``
+    when the table's evening was deleted as a test (nothing is noted for the seat then)."""
     if not token or len(token) > TOKEN_MAX:
         raise _no_seat()
     digest = hash_token(token)
@@ -124,6 +136,8 @@ def table_of_token(token: str | None) -> tuple[DigitalTable, int]:
     )
     table = tx.session().get(DigitalTable, row.table_id)
     assert table is not None
+    if table.evening.deleted:
+        raise EveningDeleted()
     return table, row.seat
 
 
@@ -150,6 +164,7 @@ def set_computer(table: DigitalTable, seat: int, level: str) -> None:
             row.computer = True
             row.level = level
             row.failed_at = None
+            _retire(s, row)
             row.token_hash = None
             row.joined_at = None
             t.version += 1

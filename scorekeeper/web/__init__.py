@@ -21,19 +21,28 @@ from __future__ import annotations
 
 from typing import Any
 
+import segno
 from flask import Flask, Response, request, url_for
+from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
+from markupsafe import Markup
 
 from ..hosting import static_version
 from ..i18n import LANGUAGES, current_language, local_date, local_datetime, local_time
 from ..present.labels import chf, signed
 from ..present.offline import offline_texts
+from ..services.errors import EveningDeleted, LinkGone
 from .common import page_url
 
 HTMX_PATH = "vendor/htmx-2.0.11.min.js"
 
-# Pages whose URL holds a secret token: never send it on as a Referer, never index.
-PRIVATE_PREFIXES = ("/c/",)
+# Pages whose URL holds a secret token (a circle's link, a picture link): never send it on as a
+# Referer, never index.
+PRIVATE_PREFIXES = ("/c/", "/p/")
+# A page that showed a flashed message ("Hand recorded: ...") says so: the offline app's worker
+# keeps a copy without it instead, and the browser keeps none (no ETag: a later visit would get a
+# 304 and show the message again).
+FLASHED_HEADER = "X-Flashed"
 
 
 def _headers(response: Response) -> Response:
@@ -45,6 +54,10 @@ def _headers(response: Response) -> Response:
         response.headers["X-Robots-Tag"] = "noindex, nofollow"
         if request.path.startswith(PRIVATE_PREFIXES):
             response.headers.setdefault("Cache-Control", "no-store")
+    if request_ctx.flashes and response.mimetype == "text/html":
+        response.headers[FLASHED_HEADER] = "1"
+        response.headers["Cache-Control"] = "no-store"
+        response.headers.pop("ETag", None)
     return response
 
 
@@ -68,11 +81,17 @@ def _zip(a: Any, b: Any) -> list[tuple[Any, Any]]:
     return list(zip(a, b, strict=False))
 
 
+def qr_code(url: str) -> Markup:
+    """A link as a QR code (inline SVG, as the seat links have it): other phones join by camera."""
+    return Markup(segno.make(url, error="m").svg_inline(scale=4, dark="#111", light="#fff"))
+
+
 def register(app: Flask) -> None:
+    from .adviser import bp as adviser_bp
     from .circles import bp as circles_bp
     from .data import bp as data_bp
     from .digital_table import bp as digital_table_bp
-    from .errors import csrf_error, forbidden, not_found
+    from .errors import csrf_error, evening_deleted, forbidden, link_gone, not_found
     from .home import bp as home_bp
     from .housekeeping import bp as housekeeping_bp
     from .memory import bp as memory_bp
@@ -92,15 +111,19 @@ def register(app: Flask) -> None:
     app.register_blueprint(picture_bp)
     app.register_blueprint(offline_bp)
     app.register_blueprint(memory_bp)
+    app.register_blueprint(adviser_bp)
     install_page_cache(app)
     app.after_request(_headers)
     app.context_processor(_context)
     app.add_template_filter(chf, "chf")
     app.add_template_filter(signed, "signed")
     app.add_template_filter(_zip, "zip")
+    app.add_template_filter(qr_code, "qr")
     app.add_template_filter(local_date, "local_date")
     app.add_template_filter(local_time, "local_time")
     app.add_template_filter(local_datetime, "local_datetime")
     app.register_error_handler(404, not_found)
     app.register_error_handler(403, forbidden)
     app.register_error_handler(CSRFError, csrf_error)
+    app.register_error_handler(LinkGone, link_gone)
+    app.register_error_handler(EveningDeleted, evening_deleted)  # the API answers it itself (JSON, 410)

@@ -33,6 +33,8 @@ def require_write(can_write: bool) -> None:
 
 
 def evening_or_404(circle: Circle, evening_id: str) -> Evening:
+    """The circle's evening, or a plain 404; an evening deleted as a test raises ``EveningDeleted``,
+    answered by its own page (410, ``slate.deleted_page``) wherever it is asked for."""
     try:
         return evening_service.get_evening(circle, evening_id)
     except NotFound:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, make_response, render_template
 from werkzeug.wrappers import Response
 
+from ..downloads import download
 from ..forms import DeleteCircleForm
 from ..game.errors import RuleError
 from ..i18n import _
@@ -18,11 +19,7 @@ bp = Blueprint("data", __name__, url_prefix="/c/<token>")
 
 
 def _download(exported: restore.Exported) -> Response:
-    resp = make_response(exported.text)
-    resp.headers["Content-Type"] = exported.media_type
-    resp.headers["Content-Disposition"] = f'attachment; filename="{exported.filename}"'
-    resp.headers["Cache-Control"] = "no-store"
-    return resp
+    return download(exported.text, exported.media_type, exported.filename)
 
 
 @bp.route("/data")

@@ -12,24 +12,6 @@ from ..game.rulesets import RuleSet
 from ..i18n import _
 from ..present.labels import row_label
 from ..present.slate import contract_choices
-from ..scoring.slate import Slate
-
-
-def row_options(ruleset: RuleSet, slate: Slate, *, keep: str | None = None) -> list[dict[str, Any]]:
-    """Every row with the sides it is still open for (the script hides the others)."""
-    out = []
-    for row in ruleset.rows:
-        open_for = [str(side) for side in range(ruleset.n_sides) if slate.cell(row.key, side) is None]
-        out.append(
-            {
-                "key": row.key,
-                "label": f"{row_label(row, ruleset.deck)} ×{row.factor}",
-                "open": " ".join(open_for),
-                "choice": row.is_choice,
-                "keep": row.key == keep,
-            }
-        )
-    return out
 
 
 def make_hand_form(
@@ -95,7 +77,3 @@ def entry_from_form(ruleset: RuleSet, form: HandForm) -> HandEntry:
         match=bool(form.match.data),
         countermatch=bool(form.countermatch.data),
     )
-
-
-def side_of_seats(ruleset: RuleSet) -> dict[int, int]:
-    return {seat: ruleset.side_of(seat) for seat in range(ruleset.n_players)}

@@ -3,6 +3,8 @@ opened (kept in the browser only)."""
 
 from __future__ import annotations
 
+from functools import partial
+from typing import Final
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from flask import Blueprint, abort, current_app, flash, make_response, redirect, render_template, request, url_for
@@ -20,6 +22,7 @@ from ..services import restore as restore_service
 bp = Blueprint("home", __name__)
 
 ONE_YEAR = 365 * 24 * 3600
+PIECE: Final = 64 * 1024  # an uploaded export is read in pieces this large
 
 
 @bp.route("/", methods=["GET", "POST"])
@@ -51,7 +54,7 @@ def _created(circle: Circle, write_token: str, view_token: str, *, restored: boo
 
 
 @bp.route("/restore", methods=["GET", "POST"])
-def restore() -> Response | str | tuple[str, int]:
+def restore() -> Response | str | tuple[str, int] | tuple[str, int, dict[str, str]]:
     """Restore an export file into a new circle (new links), or say why it cannot be."""
     if request.method == "POST":
         request.max_content_length = int(current_app.config["IMPORT_MAX_BYTES"])  # this page only
@@ -65,11 +68,17 @@ def restore() -> Response | str | tuple[str, int]:
     if upload is None or not getattr(upload, "filename", ""):
         flash(_("Choose the export file first."), "error")
         return render_template("home/restore.html", form=form), 422
+    limit = int(current_app.config["IMPORT_MAX_BYTES"])
     try:
-        circle, write_token, view_token = restore_service.restore(upload.read())
+        pieces = iter(partial(upload.stream.read, PIECE), b"")
+        circle, write_token, view_token = restore_service.restore_upload(pieces, limit=limit)
+    except restore_service.ImportBusy as err:
+        flash(translate_error(err), "error")
+        headers = {"Retry-After": str(restore_service.RETRY_AFTER_S)}
+        return render_template("home/restore.html", form=form), 503, headers
     except RuleError as err:
         flash(translate_error(err), "error")
-        return render_template("home/restore.html", form=form), 422
+        return render_template("home/restore.html", form=form), 413 if err.code == "too_large" else 422
     return _created(circle, write_token, view_token, restored=True)
 
 

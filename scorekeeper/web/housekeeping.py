@@ -16,8 +16,13 @@ from ..game.errors import RuleError
 from ..history.records import Housekeeping, HousekeepingKind
 from ..i18n import _
 from ..models import Circle
-from ..present.housekeeping import Words, change_text, confirm_text, evening_label, nothing_lost
+from ..present.housekeeping import Words, change_text, confirm_text, evening_words, nothing_lost
+from ..present.slate import build_slate_view
+from ..services import evenings
 from ..services import housekeeping as svc
+from ..services.errors import NotFound
+from ..services.read import listings, snapshot, who_is_who
+from ..services.read.snapshot import EveningSnapshot
 from .common import flash_error, open_or_404, require_write
 
 bp = Blueprint("housekeeping", __name__, url_prefix="/c/<token>/housekeeping")
@@ -25,9 +30,21 @@ bp = Blueprint("housekeeping", __name__, url_prefix="/c/<token>/housekeeping")
 KINDS = {k.value: k for k in HousekeepingKind}
 
 
-def _words(circle: Circle, state: svc.State) -> tuple[Words, list[svc.EveningLabel]]:
-    labels = svc.evening_labels(circle, state)
-    return Words(state.folded.names, {e.public_id: evening_label(e.created_at, e.names) for e in labels}), labels
+def _words(circle: Circle, state: who_is_who.State) -> tuple[Words, list[listings.EveningLabel]]:
+    labels = listings.evening_labels(circle)
+    evenings = {e.public_id: evening_words(e, in_sentence=True) for e in labels}
+    return Words(state.folded.names, evenings, who_is_who.names_before(state)), labels
+
+
+def _evening_shown(circle: Circle, event: Housekeeping, log: dict[int, Housekeeping]) -> EveningSnapshot | None:
+    """The evening a delete (or the undo of one) is about, to show it on the confirmation page."""
+    target = log.get(event.undoes or 0) if event.kind is HousekeepingKind.UNDO else event
+    if target is None or target.kind is not HousekeepingKind.DELETE_EVENING or target.evening is None:
+        return None
+    try:
+        return snapshot.load_snapshot(evenings.get_evening(circle, target.evening, deleted_ok=True))
+    except NotFound:
+        return None
 
 
 def _int(source: MultiDict[str, str], name: str) -> int | None:
@@ -59,7 +76,7 @@ def _back(token: str) -> Response:
 @bp.route("")
 def page(token: str) -> str:
     circ, can_write = open_or_404(token)
-    state = svc.folded(circ)
+    state = who_is_who.folded(circ)
     words, labels = _words(circ, state)
     log = {e.seq: e for e in state.events}
     return render_template(
@@ -67,9 +84,9 @@ def page(token: str) -> str:
         circle=circ,
         token=token,
         can_write=can_write,
-        players=svc.players_now(state),
-        evenings=[(e, words.evening(e.public_id)) for e in labels if not e.deleted],
-        changes=[(c, change_text(c.event, words, log)) for c in svc.changes(state)],
+        players=who_is_who.players_now(state),
+        evenings=[(e, evening_words(e)) for e in labels if not e.deleted],
+        changes=[(c, change_text(c.event, words, log)) for c in who_is_who.changes(state)],
     )
 
 
@@ -87,9 +104,11 @@ def confirm(token: str) -> Response | str:
     except RuleError as err:
         flash_error(err)
         return _back(token)
-    state = svc.folded(circ)
+    state = who_is_who.folded(circ)
     words, _labels = _words(circ, state)
+    log = {e.seq: e for e in state.events}
     played = sum(1 for seats in state.seats.values() if checked.player in seats)
+    shown = _evening_shown(circ, checked, log)
     fields: dict[str, Any] = {
         "kind": checked.kind.value,
         "player": checked.player,
@@ -103,8 +122,10 @@ def confirm(token: str) -> Response | str:
         circle=circ,
         token=token,
         kind=checked.kind.value,
-        sentences=confirm_text(checked, words, {e.seq: e for e in state.events}, played),
+        sentences=confirm_text(checked, words, log, played),
         nothing_lost=nothing_lost(),
+        evening=shown,
+        view=None if shown is None else build_slate_view(shown),
         fields={k: v for k, v in fields.items() if v is not None},
         request_id=new_request_id(),
         button=ButtonForm(formdata=None),

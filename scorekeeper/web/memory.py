@@ -1,7 +1,7 @@
 """The circle's memory: statistics (circle, player, pairings, head to head), ratings,
 the purse with its settlements, and the charts as SVG and PNG files.
 
-Every page reads the circle's memory (``services.memory.memory_of``: one statement
+Every page reads the circle's memory (``services.read.memory.memory_of``: one statement
 while nothing changed, else one load of a constant number) and derives its figures
 through ``scorekeeper.history``, memoized per memory and filter. The filters (season,
 variant) are query arguments: ``from`` and ``to`` (dates, both included, in the
@@ -21,6 +21,7 @@ import flask_babel
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from ..downloads import content_disposition
 from ..forms import SettlementForm, VoidForm, choices, new_request_id
 from ..game.errors import RuleError
 from ..game.rulesets import Variant
@@ -28,20 +29,21 @@ from ..history.purse import settlements_in_force
 from ..history.ratings import Ladder
 from ..history.records import PaymentKind, Settlement
 from ..history.series import contract_points, money_over_time, rating_over_time
-from ..history.stats import CircleStats, Filter
+from ..history.stats import Filter
 from ..i18n import _, current_language
 from ..models import Circle
 from ..present import memory as words
 from ..present.labels import VARIANT_SHORT
 from ..render import chart_paint, charts
-from ..services import memory as memory_service
 from ..services import purse as purse_service
-from ..services.memory import Memory
 from ..services.purse import Payment
-from ..services.record_rows import player_key
+from ..services.read import memory as memory_service
+from ..services.read.circle_record import player_key
+from ..services.read.memory import Memory
 from .common import Page, flash_error, open_or_404, page_of, require_write
 
 bp = Blueprint("memory", __name__, url_prefix="/c/<token>")
+OWN = "own"  # the variant filter's value for the evenings of a circle's own rules
 T = TypeVar("T")
 PER_PAGE = 20
 
@@ -56,6 +58,12 @@ class Asked:
     end: date | None  # included
     variant: Variant | None
     errors: tuple[str, ...]
+    own: bool = False  # the evenings of the circle's own rules (``variant`` is then None)
+
+    @property
+    def choice(self) -> str:
+        """The rules chosen, as the query gives them: a variant, ``own``, or "" (all)."""
+        return OWN if self.own else self.variant.value if self.variant else ""
 
     def args(self) -> dict[str, str]:
         """The query arguments that give this filter again (links, charts)."""
@@ -64,8 +72,8 @@ class Asked:
             out["from"] = self.start.isoformat()
         if self.end:
             out["to"] = self.end.isoformat()
-        if self.variant:
-            out["variant"] = self.variant.value
+        if self.choice:
+            out["variant"] = self.choice
         return out
 
     @property
@@ -92,17 +100,22 @@ def asked() -> Asked:
         start = end = None
     variant = None
     raw = request.args.get("variant", "").strip()
-    if raw:
+    own = raw == OWN
+    if raw and not own:
         try:
             variant = Variant(raw)
         except ValueError:
             errors.append(_("There is no such variant: all variants are shown."))
-    return Asked(words.season_filter(start, end, variant), start, end, variant, tuple(errors))
+    return Asked(words.season_filter(start, end, variant, own=own), start, end, variant, tuple(errors), own)
 
 
 # --- pages ---------------------------------------------------------------------------------------
-def _circle(token: str) -> tuple[Circle, bool, Memory]:
+def _circle(token: str, *, write: bool = False) -> tuple[Circle, bool, Memory]:
+    """The circle, whether its link may write, and its memory; ``write``: a link that may not
+    write is refused (403) before the memory is read (which may store what it computed)."""
     circle, can_write = open_or_404(token)
+    if write:
+        require_write(can_write)
     return circle, can_write, memory_service.memory_of(circle)
 
 
@@ -115,7 +128,8 @@ def _common(token: str, circle: Circle, can_write: bool, a: Asked) -> dict[str, 
         "can_write": can_write,
         "asked": a,
         "query": a.args(),
-        "variants": {v.value: str(label) for v, label in VARIANT_SHORT.items()},
+        # the four presets of RULES 6 (their evenings only), then the circle's own rules
+        "variants": {**{v.value: str(label) for v, label in VARIANT_SHORT.items()}, OWN: _("Our own rules")},
         "words": words,
     }
 
@@ -130,9 +144,10 @@ class ChartTable:
     newest_first: bool
 
 
-def chart_table(mem: Memory, chart: charts.LineChart | charts.BarChart, arg: str, key: Hashable) -> ChartTable:
+def chart_table(mem: Memory, drawn: Drawn, arg: str) -> ChartTable:
     """Lines over evenings: the latest evening first; bars: in their order."""
-    header, rows = mem.derive(("table", key), chart.table)  # rows are formatted where a page shows them
+    chart = drawn.chart
+    header, rows = mem.derive(("table", drawn.key), chart.table)  # rows are formatted where a page shows them
     newest_first = isinstance(chart, charts.LineChart)
     shown = rows.newest_first() if newest_first else rows
     return ChartTable(header, page_of(shown, arg, PER_PAGE), arg, newest_first)
@@ -156,8 +171,8 @@ def stats(token: str) -> str:
         active=[p for p in st.players if p.evenings],
         pairings=page_of(st.pairings, "pairs", PER_PAGE),
         h2h=page_of(st.head_to_head, "h2h", PER_PAGE),
-        money=money,
-        money_table=chart_table(mem, money, "money-page", ("money", a.key)),
+        money=money.chart,
+        money_table=chart_table(mem, money, "money-page"),
     )
 
 
@@ -171,7 +186,7 @@ def player(token: str, player_id: int) -> str:
         me = st.player(key)
     except KeyError:
         abort(404)
-    bars = _contracts_chart(mem, st, key, me.name, a)
+    bars = _drawn(mem, "contracts", a, key)
     ladders = mem.ratings(a.flt)
     mine = [(ladder, r) for ladder, lr in ladders.items() for r in lr.players if r.player == key]
     names = {p.player: p.name for p in st.players}
@@ -185,8 +200,8 @@ def player(token: str, player_id: int) -> str:
         pairings=[p for p in st.pairings if key in p.players],
         h2h=[h for h in st.head_to_head if key in h.players],
         names=names,
-        bars=bars,
-        bars_table=chart_table(mem, bars, "contracts-page", ("contracts", key, a.key)),
+        bars=bars.chart,
+        bars_table=chart_table(mem, bars, "contracts-page"),
         player_id=player_id,
     )
 
@@ -197,15 +212,14 @@ def ratings_page(token: str) -> str:
     a = asked()
     ladders = mem.ratings(a.flt)
     shown = [lr for lr in ladders.values() if lr.players]
-    rating_charts = {lr.ladder: _chart(mem, f"rating-{lr.ladder.value}", a) for lr in shown}
+    rating_charts = {lr.ladder: _drawn(mem, "rating", a, lr.ladder) for lr in shown}
     return render_template(
         "memory/ratings.html",
         **_common(token, circle, can_write, a),
         ladders=shown,
-        rating_charts=rating_charts,
+        rating_charts={ladder: drawn.chart for ladder, drawn in rating_charts.items()},
         rating_tables={
-            ladder: chart_table(mem, chart, f"{ladder.value}-page", (ladder, a.key))
-            for ladder, chart in rating_charts.items()
+            ladder: chart_table(mem, drawn, f"{ladder.value}-page") for ladder, drawn in rating_charts.items()
         },
     )
 
@@ -257,8 +271,7 @@ def purse_page(token: str) -> str:
 
 @bp.route("/purse/settlements", methods=["POST"])
 def settle(token: str) -> Response | tuple[str, int]:
-    circle, can_write, mem = _circle(token)
-    require_write(can_write)
+    circle, can_write, mem = _circle(token, write=True)
     form = _settlement_form(mem, request.form)
     if not form.validate():
         for errors in form.errors.values():
@@ -280,8 +293,7 @@ def settle(token: str) -> Response | tuple[str, int]:
 
 @bp.route("/purse/void", methods=["POST"])
 def void(token: str) -> Response | tuple[str, int]:
-    circle, can_write, mem = _circle(token)
-    require_write(can_write)
+    circle, can_write, mem = _circle(token, write=True)
     form = VoidForm()
     if not form.validate() or form.supersedes.data is None:
         flash(_("The form was too old or not sent by this app. Nothing was written."), "error")
@@ -322,45 +334,90 @@ def _done(row: Settlement, mem: Memory) -> str:
 
 
 # --- charts ---------------------------------------------------------------------------------------
-def _chart(mem: Memory, name: str, a: Asked) -> charts.LineChart | charts.BarChart:
-    if name == "money":
-        return mem.derive(("money-chart", a.key), lambda: words.money_chart(money_over_time(mem.view, a.flt)))
-    if name.startswith("rating-"):
-        try:
-            ladder = Ladder(name.removeprefix("rating-"))
-        except ValueError:
-            abort(404)
-        lr = mem.ratings(a.flt)[ladder]
-        return mem.derive(("rating-chart", ladder, a.key), lambda: words.rating_chart(rating_over_time(lr), ladder))
+Chart = charts.LineChart | charts.BarChart
+
+
+@dataclass(frozen=True, slots=True)
+class ChartKind:
+    """One kind of chart of the circle's memory. ``subject`` reads what it is drawn for from the
+    rest of its file name (``rating-three``: ``three``) and the query (``?player=``), or answers
+    404; ``build`` draws it for that subject under the asked filter. A chart is kept in the memory
+    under (kind, subject, filter), whatever its kind: a new chart is one entry in ``CHART_KINDS``."""
+
+    subject: Callable[[Memory, Asked, str], Hashable]
+    build: Callable[[Memory, Asked, Any], Chart]
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    chart: Chart
+    key: Hashable  # what the memory keeps it (and its table, its pictures) under
+
+
+def _whole_circle(_mem: Memory, _a: Asked, rest: str) -> None:
+    if rest:
+        abort(404)
+
+
+def _ladder(_mem: Memory, _a: Asked, rest: str) -> Ladder:
+    try:
+        return Ladder(rest)
+    except ValueError:
+        abort(404)
+
+
+def _player(mem: Memory, a: Asked, rest: str) -> str:
     raw = request.args.get("player", "")
-    if name != "contracts" or not raw.isdigit():
+    if rest or not raw.isdigit():
         abort(404)
     key = player_key(int(raw))
-    st = mem.stats(a.flt, of=key)
     try:
-        me = st.player(key)
+        mem.stats(a.flt, of=key).player(key)
     except KeyError:
         abort(404)
-    return _contracts_chart(mem, st, key, me.name, a)
+    return key
 
 
-def _contracts_chart(mem: Memory, st: CircleStats, key: str, name: str, a: Asked) -> charts.BarChart:
-    return mem.derive(("contracts-chart", key, a.key), lambda: words.contracts_chart(contract_points(st, [key]), name))
+def _contracts(mem: Memory, a: Asked, key: str) -> charts.BarChart:
+    st = mem.stats(a.flt, of=key)
+    return words.contracts_chart(contract_points(st, [key]), st.player(key).name)
+
+
+CHART_KINDS: dict[str, ChartKind] = {
+    "money": ChartKind(_whole_circle, lambda mem, a, _s: words.money_chart(money_over_time(mem.view, a.flt))),
+    "rating": ChartKind(
+        _ladder, lambda mem, a, ladder: words.rating_chart(rating_over_time(mem.ratings(a.flt)[ladder]), ladder)
+    ),
+    "contracts": ChartKind(_player, _contracts),
+}
+
+
+def _drawn(mem: Memory, kind: str, a: Asked, subject: Hashable) -> Drawn:
+    key = ("chart", kind, subject, a.key)
+    return Drawn(mem.derive(key, lambda: CHART_KINDS[kind].build(mem, a, subject)), key)
+
+
+def _chart(mem: Memory, name: str, a: Asked) -> Drawn:
+    """The chart a file name asks for (``money``, ``rating-<ladder>``, ``contracts?player=``)."""
+    kind, _dash, rest = name.partition("-")
+    if kind not in CHART_KINDS:
+        abort(404)
+    return _drawn(mem, kind, a, CHART_KINDS[kind].subject(mem, a, rest))
 
 
 def _picture(token: str, name: str, paint: Callable[[charts.Scene], T], kind: str) -> Response:
     _c, _w, mem = _circle(token)
     a = asked()
-    chart = _chart(mem, name, a)
-    body = mem.derive(("paint", kind, name, request.args.get("player"), a.key), lambda: paint(_scene(chart)))
+    drawn = _chart(mem, name, a)
+    body = mem.derive(("paint", kind, drawn.key), lambda: paint(_scene(drawn.chart)))
     resp = make_response(body)
     resp.headers["Content-Type"] = kind
     resp.headers["Cache-Control"] = "private, no-store"
-    resp.headers["Content-Disposition"] = f'inline; filename="{name}.{kind.split("/")[1].split("+")[0]}"'
+    resp.headers["Content-Disposition"] = content_disposition(f"{name}.{kind.split('/')[1].split('+')[0]}", inline=True)
     return resp
 
 
-def _scene(chart: charts.LineChart | charts.BarChart) -> charts.Scene:
+def _scene(chart: Chart) -> charts.Scene:
     return charts.line_scene(chart) if isinstance(chart, charts.LineChart) else charts.bar_scene(chart)
 
 

@@ -6,7 +6,7 @@ whole app (``/``, no ``Service-Worker-Allowed`` needed) and the strict policy's
 ``static/js/sw.js`` preceded by one line of configuration: its version (a hash of the
 worker and of every file of the app shell, so a new release is a new worker), the
 shell's versioned URLs and the pages it may keep. It is never cached as immutable
-(``no-cache``): the browser checks it on every visit.
+(``no-cache``): the browser checks it on every visit, with its ETag (a 304 while unchanged).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, url_for
+from flask import Blueprint, Response, current_app, render_template, request, url_for
 
 from ..hosting import static_version
 from ..i18n import _
@@ -24,8 +24,21 @@ from . import HTMX_PATH, asset
 bp = Blueprint("offline", __name__)
 
 THEME = "#1d2b24"  # base.html's theme-color: the slate's dark green
-# The app shell: what every page the worker keeps needs (the PNG icons are the installer's).
-SHELL = ("css/app.css", "js/app.js", "js/checks.js", "js/queue.js", "js/offline.js", HTMX_PATH, "icons/icon.svg")
+# The app shell: what every page the worker keeps needs (the PNG icons are the installer's);
+# slate.js too (the slate's piles and cell taps): a browser whose HTTP cache does not answer
+# the worker's fetch (WebKit's) would show the offline slate without it; and waiting.js, which
+# a slate page fetches only once hands wait in the queue (also offline).
+SHELL = (
+    "css/app.css",
+    "js/app.js",
+    "js/checks.js",
+    "js/queue.js",
+    "js/offline.js",
+    "js/slate.js",
+    "js/waiting.js",
+    HTMX_PATH,
+    "icons/icon.svg",
+)
 # Pages the worker keeps for offline use (path patterns): the home page, a circle, an evening's
 # slate. Never a seat or table page (a private hand) nor anything else.
 KEEP = (r"^/$", r"^/c/[A-Za-z0-9_-]+$", r"^/c/[A-Za-z0-9_-]+/e/[A-Za-z0-9_-]+$")
@@ -46,6 +59,10 @@ def service_worker() -> Response:
     body = f"self.SK_CONFIG = {json.dumps(config, sort_keys=True)};\n{source}"
     response = Response(body, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
+    # a validator: the browser's check on every visit is a 304 while the worker is the same
+    # (Flask-Compress marks a compressed answer's tag with its encoding and answers 304 to that)
+    response.set_etag(hashlib.sha256(body.encode("utf-8")).hexdigest()[:20])
+    response.make_conditional(request)
     return response
 
 
@@ -70,4 +87,15 @@ def manifest() -> Response:
     }
     response = Response(json.dumps(data, ensure_ascii=False), mimetype="application/manifest+json")
     response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.route("/home-screen")
+def home_screen() -> Response:
+    """The words that tell an iPhone how to put the app on its Home Screen (Safari has no install
+    prompt): a fragment fetched by offline.js only on a phone that needs it, so other phones'
+    pages carry none of its weight. In the language of the person's pages."""
+    response = Response(render_template("offline/home_screen.html"), mimetype="text/html")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Vary"] = "Cookie, Accept-Language"
     return response

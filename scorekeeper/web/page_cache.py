@@ -7,7 +7,7 @@ everything it was drawn from:
 
 - what it is (the page or the fragment);
 - the link (its digest: the text's URLs carry the token) and whether it may write;
-- the evening and its stamp (``services.stamp``: version, outlook setting, the open digital table
+- the evening and its stamp (``services.read.stamp``: version, outlook setting, the open digital table
   and its latest hand, the circle's naming events) as the snapshot the text was drawn from read them;
 - the language and the dates' region of the request (``i18n.current_language``, ``format_locale``).
 
@@ -35,10 +35,10 @@ from flask_wtf.csrf import generate_csrf
 
 from ..forms import issued_request_ids, new_request_id
 from ..i18n import current_language, format_locale
-from ..services.snapshot import EveningSnapshot
-from ..services.snapshot import Kept as Bounded
-from ..services.stamp import Stamp, stamp_of
-from ..services.tokens import hash_token
+from ..services.read.snapshot import EveningSnapshot
+from ..services.read.snapshot import Kept as Bounded
+from ..services.read.stamp import Stamp, stamp_of
+from ..services.store.tokens import hash_token
 from .poll import stamp_by_link
 
 EXTENSION = "scorekeeper.page_cache"

@@ -7,6 +7,7 @@ unanswered is cut by the app, as in the API."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime, time
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -18,14 +19,16 @@ from werkzeug.wrappers import Response
 from ..forms import ButtonForm, new_request_id
 from ..game.contracts import Contract
 from ..game.errors import N_, RuleError
-from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of
+from ..game.rulesets import RuleSet, Shape, Variant, default_ruleset
 from ..history.paper import PaperCell, paper_ties
 from ..i18n import _
-from ..present.labels import VARIANT_LABELS, row_label
-from ..present.slate import contract_choices
+from ..present.labels import row_label
+from ..present.slate import contract_choices, mark_choice
+from ..scoring.entries import tricks_of_marks
 from ..scoring.final import Cut, Tie
-from ..services import housekeeping
 from ..services import paper as paper_service
+from ..services.read import who_is_who
+from . import rules_form
 from .common import flash_error, open_or_404, require_write
 
 bp = Blueprint("paper", __name__, url_prefix="/c/<token>/paper")
@@ -39,6 +42,23 @@ def _variant() -> Variant:
         return Variant(request.values.get("variant", "three"))
     except ValueError:
         abort(404)
+
+
+def _choice(circ: Any) -> tuple[str, RuleSet]:
+    """The preset the page is for (``house``, ``last`` or a variant, as on the start page:
+    ``rules_form.presets``) and the rule set it shows. A POST of the circle's own rules is read
+    from the snapshot the page carried, so the evening is written with the rules that were
+    shown (the house rules or the last evening may have changed since)."""
+    preset = request.values.get("preset", "")
+    if preset not in rules_form.PRESETS:
+        variant = _variant()
+        return variant.value, default_ruleset(variant)
+    if request.method == "POST" and "rules" in request.form:
+        return preset, RuleSet.from_dict(rules_form.read_snapshot(request.form.get("rules")))
+    rs = rules_form.preset_rules(circ, preset)
+    if rs is None:  # the circle has no such rules (yet)
+        abort(404)
+    return preset, rs
 
 
 def _column_labels(rs: RuleSet) -> list[str]:
@@ -77,16 +97,11 @@ def _cells(rs: RuleSet) -> list[PaperCell]:
                     row=row.key,
                 )
             mark = request.form.get(f"mark_{row.key}_{side}", "")
-            out.append(
-                PaperCell(
-                    row.key,
-                    side,
-                    int(typed),
-                    contract=_played_as(row.key, side) if row.is_choice else None,
-                    match=mark == "match",
-                    countermatch=mark == "countermatch",
-                )
-            )
+            contract = _played_as(row.key, side) if row.is_choice else None
+            # the marks as the slate draws them (★ good, ✗ bad for the side): in a Misère the
+            # ★ match is the hand in which the side took no trick
+            every, none = tricks_of_marks(rs, row.key, contract, good=mark == "match", bad=mark == "countermatch")
+            out.append(PaperCell(row.key, side, int(typed), contract=contract, match=every, countermatch=none))
     return out
 
 
@@ -127,13 +142,16 @@ def _table_cuts(ties: list[Tie]) -> list[Cut]:
     return out
 
 
-def _stake(variant: Variant) -> Any:
+def _stake(rs: RuleSet) -> RuleSet:
+    """The rule set with the stake typed (a preset's defaults, or the circle's own stake, where
+    none or a wrong one was typed)."""
     typed = request.form.get("stake_chf", "").strip().replace(",", ".")
     try:
         rappen = int((Decimal(typed) * 100).to_integral_value()) if typed else None
     except InvalidOperation:
         rappen = None
-    return stake_of(variant, rappen=rappen if rappen is None or 0 < rappen <= 100_000 else None)
+    rappen = rappen if rappen is None or 0 < rappen <= 100_000 else None
+    return rs if rappen is None else replace(rs, stake=replace(rs.stake, rappen=rappen))
 
 
 def _played_at() -> datetime | None:
@@ -149,10 +167,14 @@ def _played_at() -> datetime | None:
 def page(token: str) -> Response | tuple[str, int]:
     circ, can_write = open_or_404(token)
     require_write(can_write)
-    variant = _variant()
     status = 200
     ties: list[Tie] = []
-    table_cut = variant is Variant.THREE and request.form.get("cut_by") == "table"
+    try:
+        preset, shown = _choice(circ)
+    except RuleError as err:  # the rules the page carried cannot be read: start again
+        flash_error(err)
+        return redirect(url_for("paper.page", token=token, preset=request.values.get("preset")))
+    table_cut = shown.shape is Shape.THREE and request.form.get("cut_by") == "table"
     if request.method == "POST":
         status = 422
         counts = request.form.get("counts_in_money")
@@ -161,7 +183,7 @@ def page(token: str) -> Response | tuple[str, int]:
         elif counts not in ("0", "1"):
             flash(_("Say whether this evening counts in the money totals. Nothing was written."), "error")
         else:
-            rs = default_ruleset(variant, stake=_stake(variant))
+            rs = _stake(shown)
             names = [request.form.get(f"seat_{i}", "") for i in range(rs.n_players)]
             try:
                 cells = _cells(rs)
@@ -171,7 +193,7 @@ def page(token: str) -> Response | tuple[str, int]:
                     if ties and request.form.get("ties_shown") != _signature(ties):
                         # the ties these cells make were not shown yet: ask how the table cut them
                         flash(_("Say how the table cut each tie below, then write the evening."), "warning")
-                        return _render(circ, token, variant, ties, status=200)
+                        return _render(circ, token, preset, shown, ties, status=200)
                     cuts = _table_cuts(ties)
                 evening = paper_service.import_evening(
                     circ,
@@ -189,27 +211,31 @@ def page(token: str) -> Response | tuple[str, int]:
             else:
                 flash(_("The paper slate is written; its cells are marked as typed from paper."), "success")
                 return redirect(url_for("slate.evening", token=token, evening_id=evening.public_id))
-    return _render(circ, token, variant, ties, status=status)
+    return _render(circ, token, preset, shown, ties, status=status)
 
 
-def _render(circ: Any, token: str, variant: Variant, ties: list[Tie], *, status: int) -> tuple[str, int]:
-    rs = default_ruleset(variant)
+def _render(circ: Any, token: str, preset: str, rs: RuleSet, ties: list[Tie], *, status: int) -> tuple[str, int]:
+    three = rs.shape is Shape.THREE
     values = request.form if request.method == "POST" else {}
     names = [values.get(f"seat_{i}", "").strip() or _("Seat %(n)s", n=i + 1) for i in range(rs.n_players)]
     html = render_template(
         "paper/page.html",
         circle=circ,
         token=token,
-        variant=variant,
-        variants=VARIANT_LABELS,
+        preset=preset,
+        presets=rules_form.presets(circ),
+        own=preset in rules_form.PRESETS,
+        rules=rules_form.write_snapshot(rs.to_dict()) if preset in rules_form.PRESETS else "",
+        three=three,
         ruleset=rs,
         rows=[(r, row_label(r, rs.deck)) for r in rs.rows],
         row_names={r.key: row_label(r, rs.deck) for r in rs.rows},
         columns=_column_labels(rs),
         played_as=_played_as_choices(rs),
-        players=housekeeping.players_now(housekeeping.folded(circ)),
+        misere=not mark_choice(rs).fixed,
+        players=who_is_who.players_now(who_is_who.folded(circ)),
         values=values,
-        cut_by="table" if variant is Variant.THREE and values.get("cut_by") == "table" else "app",
+        cut_by="table" if three and values.get("cut_by") == "table" else "app",
         ties=[(t, _tie_field(t), _tie_field(t, lowest=True)) for t in ties],
         ties_shown=_signature(ties),
         side_names=names,

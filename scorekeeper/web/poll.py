@@ -3,9 +3,9 @@
 Every phone at a table asks ``/c/<token>/e/<evening>/version?v=<n>&o=<0|1>&n=<k>`` every few
 seconds; nearly always the answer is 204 (nothing changed). A phone coming back to the slate page
 asks it again with the ETag it was sent (``If-None-Match``); while nothing changed the answer is
-304. Both need one statement (link -> circle -> evening and its stamp, ``services.stamp.by_link``;
+304. Both need one statement (link -> circle -> evening and its stamp, ``services.read.stamp.by_link``;
 on PostgreSQL usually none: each process keeps its answers until the database announces a change,
-``services.stamp_watch``),
+``services.read.stamp_watch``),
 not Babel, the circle's row, the snapshot or Flask's hooks. ``FastPoll`` is a WSGI layer inside
 ProxyFix (the client address is already the real one) that answers them itself when
 
@@ -16,10 +16,12 @@ ProxyFix (the client address is already the real one) that answers them itself w
   carry now (``page_etag``) and the phone's session holds no flashed message (the page would show it).
 
 Anything else (a change: the fragment or the page; an unknown link or evening: 404 counted against
-the wrong-token limit; a refused address: 429; a database that cannot answer: 503) goes through
-Flask unchanged. The answers carry the headers the Flask path gives (a test compares them).
+the wrong-token limit; a link that opened the circle once, replaced or of a deleted circle: 410,
+not counted, and the page stops polling; a refused address: 429; a database that cannot answer:
+503) goes through Flask unchanged: the fast path pays nothing for them. The answers carry the
+headers the Flask path gives (a test compares them).
 
-The slate page's ETag (``page_etag``): the evening's stamp (``services.stamp``: version, outlook
+The slate page's ETag (``page_etag``): the evening's stamp (``services.read.stamp``: version, outlook
 setting, the open digital table and its latest hand, the circle's naming events), the kind of link
 (write or onlooker), what decides the language and the dates' region (``?lang=``, the ``lang``
 cookie, ``Accept-Language``), the release (``release_of``: the package's version and code, the
@@ -47,8 +49,8 @@ from .. import config as cfg
 from ..extensions import db
 from ..hosting import PERMISSIONS_POLICY
 from ..limits import wrong_tokens_exhausted
-from ..services.stamp import Stamp, of_link
-from ..services.stamp_watch import Stamps, stamps_of
+from ..services.read.stamp import Stamp, of_link
+from ..services.read.stamp_watch import Stamps, stamps_of
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

@@ -27,6 +27,17 @@
     try { localStorage.setItem(KEY, JSON.stringify(list)); } catch (e) { /* private mode */ }
   }
 
+  /* A link that opened a circle once and no longer does (the 410 page: replaced, or its circle
+     deleted): this browser forgets it, so "My circles" offers no dead link. */
+  function forgetLink() {
+    var found = location.pathname.match(/^\/c\/([^/]+)/);
+    if (!found) return;
+    var list = readCircles().filter(function (x) {
+      try { return new URL(x.url, location.href).pathname.split("/")[2] !== found[1]; } catch (e) { return true; }
+    });
+    try { localStorage.setItem(KEY, JSON.stringify(list)); } catch (e) { /* private mode */ }
+  }
+
   /* One line per circle: the write link wins over the read-only link of the same circle. */
   function uniqueCircles(list) {
     var out = [], at = {};
@@ -119,17 +130,7 @@
     if (rowSel) rowSel.addEventListener("change", syncPlayedAs);
     if (seich) seich.addEventListener("change", syncSeich);
 
-    /* the two piles fill each other: static/js/slate.js */
-    var a = form.querySelector("input[name=declarer_points]");
-    var b = form.querySelector("input[name=defender_points]");
-    var match = form.querySelector("input[name=match]");
-    var counter = form.querySelector("input[name=countermatch]");
-    if (match && a && b) match.addEventListener("change", function () {
-      if (match.checked) { a.value = "157"; b.value = "0"; if (counter) counter.checked = false; }
-    });
-    if (counter && a && b) counter.addEventListener("change", function () {
-      if (counter.checked) { a.value = "0"; b.value = "157"; if (match) match.checked = false; }
-    });
+    /* the two piles fill each other, the match boxes and their words: static/js/slate.js */
     syncRows(); syncSeich();
 
     /* After a refused entry: the first invalid field gets the focus (the page opened at #record). */
@@ -151,7 +152,7 @@
     form.addEventListener("change", function () { dirty = true; });
     document.body.addEventListener("htmx:afterSwap", function () {
       var state = document.querySelector("#live .slate-state");
-      if (!state || dirty) return;
+      if (!state || dirty || !form.isConnected) return;
       var data;
       try { data = JSON.parse(state.textContent); } catch (e) { return; }
       var version = form.querySelector("input[name=expected_version]");
@@ -190,6 +191,8 @@
 
   function once(form) {
     /* A second tap while the first request is on its way does nothing (the server is idempotent anyway). */
+    if (form.dataset.once) return;
+    form.dataset.once = "1";
     form.addEventListener("submit", function (ev) {
       if (ev.defaultPrevented) return;
       if (form.dataset.sent) { ev.preventDefault(); return; }
@@ -199,17 +202,30 @@
 
   /* Who uses this phone: remembered by the browser, sent with entries and undos (the audit trail). */
   var ME = "scorekeeper.me";
-  function rememberMe() {
+  function rememberMe(root) {
     var me = "";
     try { me = localStorage.getItem(ME) || ""; } catch (e) { /* private mode */ }
-    document.querySelectorAll("select[data-remember-me]").forEach(function (sel) {
+    root.querySelectorAll("select[data-remember-me]").forEach(function (sel) {
       if (me && !sel.value && Array.prototype.some.call(sel.options, function (o) { return o.value === me; })) sel.value = me;
+      if (sel.dataset.bound) return;
+      sel.dataset.bound = "1";
       sel.addEventListener("change", function () {
         try { localStorage.setItem(ME, sel.value); } catch (e) { /* private mode */ }
         document.querySelectorAll("input[type=hidden][name=author]").forEach(function (i) { i.value = sel.value; });
       });
     });
-    document.querySelectorAll("input[type=hidden][name=author]").forEach(function (i) { if (!i.value) i.value = me; });
+    root.querySelectorAll("input[type=hidden][name=author]").forEach(function (i) { if (!i.value) i.value = me; });
+  }
+
+  /* Parts of a page swapped in (a write answered in place, slate.js; the live fragment): their
+     forms work as the page's did. */
+  function bindSwapped(root) {
+    rememberMe(root);
+    confirmForms(root);
+    root.querySelectorAll("form[data-record]").forEach(function (f) {
+      if (!f.dataset.appBound) { f.dataset.appBound = "1"; recordForm(f); }
+    });
+    root.querySelectorAll("form[method=post]").forEach(once);
   }
 
   /* Back to a page from the browser's cache: its forms may be sent again. */
@@ -218,15 +234,17 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    rememberMe();
+    rememberMe(document);
     document.querySelectorAll("[data-remember]").forEach(remember);
     document.querySelectorAll("[data-forget]").forEach(forget);
+    if (document.querySelector("[data-link-gone]")) forgetLink();
     var ul = document.getElementById("my-circles");
     if (ul) renderCircles(ul);
     copyButtons(document);
     confirmForms(document);
-    document.querySelectorAll("form[data-record]").forEach(recordForm);
+    document.querySelectorAll("form[data-record]").forEach(function (f) { f.dataset.appBound = "1"; recordForm(f); });
     document.querySelectorAll("form#start-form").forEach(dealerNames);
     document.querySelectorAll("form[method=post]").forEach(once);
+    document.body.addEventListener("htmx:afterSwap", function (e) { bindSwapped(e.target); });
   });
 })();

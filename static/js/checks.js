@@ -41,8 +41,8 @@
     }
     if (d + o !== total) return { code: "points_sum", params: { declarer: d, defenders: o, sum: d + o } };
     if (hand.match && hand.countermatch) return { code: "match_and_countermatch", params: {} };
-    if (hand.match && (d !== total || o !== 0)) return { code: "match_needs_all", params: {} };
-    if (hand.countermatch && (d !== 0 || o !== total)) return { code: "countermatch_needs_none", params: {} };
+    if (hand.match && (d !== total || o !== 0)) return { code: "match_needs_all", params: { declarer: d, defenders: o } };
+    if (hand.countermatch && (d !== 0 || o !== total)) return { code: "countermatch_needs_none", params: { declarer: d, defenders: o } };
     return null;
   }
 

@@ -1,7 +1,12 @@
 /* scorekeeper offline (issue 11): the service worker, the offline state, the queue of hands
    recorded without network, and the share buttons. Every page loads it; it reads its words
    from the #offline-texts island and, on a slate page, the evening from #offline-evening and
-   the rules from #slate-rules (inside the polled #live, so always the latest the phone saw). */
+   the rules from #slate-rules (inside the polled #live, so always the latest the phone saw).
+   A link that was replaced (410, issue 21): the page says so at the top, stops polling at the
+   first such answer, and keeps the hands typed on it in the queue ("moved") until the page of
+   the evening's new link takes them over (queue.js rebind). While hands wait in the queue the
+   turn guide follows them (rule_snapshot's "turns"), and what needs a person (a conflict, a
+   refusal) is said at the top of the page (issue 20 point 14). */
 (function () {
   "use strict";
   var STEP = "scorekeeper.step.";
@@ -15,6 +20,8 @@
   var EVENING = null; /* the public id of the evening on a slate page */
   var EV = null; /* {evening, api, token, can_write}: a slate page that may queue hands */
   var offline = false;
+  var gone = null; /* the message of a link that was replaced (410): the page is locked */
+  var movedHere = false; /* hands typed under an old link were taken over by this page */
 
   function say(key, params) {
     var text = T[key] || key;
@@ -37,10 +44,23 @@
     });
   }
 
-  /* Keep the cached copy of this slate as fresh as what the phone shows. */
+  /* Keep the cached copy of this slate as fresh as what the phone shows (never a copy that
+     shows a flashed message: web/__init__.py marks those, sw.js keeps none either). */
+  var refreshing = false; /* one at a time: a write answered in place swaps several parts */
   function refreshCachedPage() {
-    if (!window.caches || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
-    caches.open("sk-pages").then(function (cache) { return cache.add(location.pathname); }).catch(function () { /* offline */ });
+    if (refreshing || gone !== null || !window.caches || !navigator.serviceWorker || !navigator.serviceWorker.controller) return;
+    var path = location.pathname;
+    refreshing = true;
+    fetch(path, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      if (!response.ok || response.redirected || response.headers.get("X-Flashed")) return null;
+      return caches.open("sk-pages").then(function (cache) { return cache.put(path, response); });
+    }).catch(function () { /* offline */ }).then(function () { refreshing = false; });
+  }
+
+  /* A replaced link's page is kept no longer: offline it would show a slate it cannot reach. */
+  function forgetCachedPage() {
+    if (!window.caches) return;
+    caches.open("sk-pages").then(function (cache) { return cache.delete(location.pathname); }).catch(function () { /* none */ });
   }
 
   /* --- offline state ---------------------------------------------------------------- */
@@ -69,6 +89,7 @@
     box.className = offline ? "offline-state flash flash-warning" : "offline-state";
     if (!offline) { box.hidden = true; return; }
     var lines = [];
+    if (noCopy) lines.push(say("no_copy"));
     if (document.querySelector("[data-offline-table]")) lines.push(say("table_offline"));
     else if (EVENING) {
       var at = lastInStep();
@@ -79,20 +100,75 @@
     box.hidden = false;
   }
 
-  /* Offline: every change but a new hand waits (undo, end, cuts, reopen, corrections). */
+  /* Offline (or the link replaced): every change but a new hand waits (undo, end, cuts,
+     reopen, corrections). */
   function lockWrites() {
+    var locked = offline || gone !== null;
     document.querySelectorAll("form[method=post]:not([data-record]) button[type=submit]").forEach(function (b) {
-      if (offline && !b.disabled) { b.disabled = true; b.dataset.offlineDisabled = "1"; }
-      else if (!offline && b.dataset.offlineDisabled) { b.disabled = false; delete b.dataset.offlineDisabled; }
+      if (locked && !b.disabled) { b.disabled = true; b.dataset.offlineDisabled = "1"; }
+      else if (!locked && b.dataset.offlineDisabled) { b.disabled = false; delete b.dataset.offlineDisabled; }
     });
     document.querySelectorAll("#slate td.filled a.cell").forEach(function (a) {
-      if (offline) a.setAttribute("aria-disabled", "true"); else a.removeAttribute("aria-disabled");
+      if (locked) a.setAttribute("aria-disabled", "true"); else a.removeAttribute("aria-disabled");
     });
+  }
+
+  /* --- a replaced link (410) ---------------------------------------------------------- */
+  function showGone(scroll) {
+    var box = document.getElementById("link-gone");
+    if (!box || gone === null) return;
+    box.textContent = "";
+    [gone, EV ? say("gone_queue") : null].forEach(function (text) {
+      if (!text) return;
+      var p = document.createElement("p");
+      p.textContent = text;
+      box.appendChild(p);
+    });
+    box.className = "link-gone flash flash-error";
+    box.hidden = false;
+    if (scroll) box.scrollIntoView({ block: "start" });
+  }
+
+  /* The first answer that says the link was replaced: say so, poll no more, lock the writes. */
+  function linkGone(message, scroll) {
+    if (gone === null) {
+      gone = message || "";
+      var live = document.getElementById("live");
+      if (live && live.hasAttribute("hx-get")) {
+        /* htmx's timer belongs to this element: a copy without the poll takes its place */
+        var still = live.cloneNode(true);
+        still.removeAttribute("hx-get");
+        still.removeAttribute("hx-trigger");
+        live.replaceWith(still);
+        if (window.SkWaiting) window.SkWaiting.follow(live, still);
+      }
+      forgetCachedPage();
+      lockWrites();
+    }
+    showGone(scroll);
+  }
+
+  /* The message of a 410 answer: the poll's is the sentence itself, a page's is in [data-link-gone]. */
+  function goneText(text) {
+    if (!/^\s*</.test(text)) return text.trim();
+    var found = new DOMParser().parseFromString(text, "text/html").querySelector("[data-link-gone] p");
+    return found ? found.textContent.trim() : "";
+  }
+
+  /* Offline: a slate's copy cleared by the browser (days unused) is said */
+  var noCopy = false;
+  function checkCopy() {
+    if (!EVENING || !window.caches || !window.isSecureContext) return;
+    caches.has("sk-pages").then(function (has) {
+      return has && caches.open("sk-pages").then(function (c) { return c.match(location.pathname); });
+    }).then(function (kept) { noCopy = !kept; showState(); }, function () { /* unknown */ });
+    renderQueue();
   }
 
   function setOffline(flag) {
     var was = offline;
     offline = flag;
+    if (flag) checkCopy();
     document.documentElement.classList.toggle("is-offline", flag);
     showState();
     lockWrites();
@@ -122,10 +198,13 @@
     return hand;
   }
 
+  /* A hand still to be written: queued, on its way, or kept for the new link. */
+  function pending(item) { return item.state === "queued" || item.state === "sending" || item.state === "moved"; }
+
   function rulesAfterQueue(items) {
     var r = rules();
     items.forEach(function (item) {
-      if (item.state === "queued" || item.state === "sending") r = window.ScorekeeperChecks.after(r, item.hand);
+      if (pending(item)) r = window.ScorekeeperChecks.after(r, item.hand);
     });
     return r;
   }
@@ -133,13 +212,14 @@
   var FIELD = { declarer_unknown: "declarer", row_required: "row", row_unknown: "row", side_full: "declarer",
     row_closed: "row", contract_required: "played_as", contract_not_allowed: "played_as" };
 
-  function formMessage(form, text, kind, field) {
+  function formMessage(form, text, kind, field, note) {
     var box = form.querySelector(".form-messages");
     if (!box) { box = document.createElement("div"); box.className = "form-messages"; box.setAttribute("role", "alert"); form.insertBefore(box, form.firstChild); }
     box.textContent = "";
     var p = document.createElement("p");
     p.className = "flash flash-" + kind;
     p.textContent = text;
+    if (note) p.dataset.queueNote = "1"; /* "Saved on this phone": gone once the hands are sent */
     box.appendChild(p);
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
     var target = field ? form.querySelector("[name=" + field + "]") : null;
@@ -154,13 +234,16 @@
       formMessage(form, say("points_required"), "error", "declarer_points");
       return;
     }
+    var kept = gone !== null; /* the link was replaced: kept for the new link, not sent */
     window.SkQueue.list(EV.evening).then(function (items) {
       var problem = window.ScorekeeperChecks.check(rulesAfterQueue(items), hand);
       if (problem) {
         formMessage(form, problem.message, "error", FIELD[problem.code] || (/points|match/.test(problem.code) ? "declarer_points" : null));
         return null;
       }
-      return window.SkQueue.add(EV.evening, EV.api, EV.token, rules().version, hand).then(function () {
+      return window.SkQueue.add(EV.evening, EV.api, EV.token, rules().version, hand, kept ? "moved" : "queued").then(function () {
+        /* the last entry's "Hand recorded" would speak of another hand */
+        document.querySelectorAll(".flashes .flash-success").forEach(function (f) { f.remove(); });
         var author = form.querySelector("select[name=author]");
         var me = author ? author.value : "";
         form.reset();
@@ -170,8 +253,8 @@
           var el = form.querySelector(sel);
           if (el) el.dispatchEvent(new Event("change", { bubbles: true }));
         });
-        formMessage(form, say("queued_note"), "warning", null);
-        if (navigator.serviceWorker) {
+        formMessage(form, say(kept ? "moved_note" : "queued_note"), "warning", null, true);
+        if (!kept && navigator.serviceWorker) {
           navigator.serviceWorker.ready.then(function (reg) { return reg.sync && reg.sync.register("sk-queue"); }).catch(function () { /* no Background Sync */ });
         }
         return renderQueue();
@@ -211,7 +294,7 @@
     });
     if (!r) return;
     items.forEach(function (item) {
-      if (item.hand.seich || (item.state !== "queued" && item.state !== "sending")) return;
+      if (item.hand.seich || !pending(item)) return;
       var side = r.seat_side[item.hand.declarer_seat];
       var option = rowSel && rowSel.querySelector("option[value='" + item.hand.row_key + "']");
       if (option) {
@@ -239,6 +322,10 @@
     if (!EV || !window.SkQueue) return Promise.resolve();
     return window.SkQueue.list(EV.evening).then(function (items) {
       markCells(items);
+      renderWaiting(items);
+      if (!items.some(pending)) { /* every hand sent (or settled by a person): the note goes */
+        document.querySelectorAll("[data-queue-note]").forEach(function (p) { p.remove(); });
+      }
       var box = document.getElementById("queue");
       var list = document.getElementById("queue-list");
       if (!box || !list) return;
@@ -255,12 +342,14 @@
         state.className = "queue-state";
         if (item.state === "refused") state.textContent = say("refused", { reason: item.reason || "" });
         else if (item.state === "conflict") state.textContent = say("conflict");
+        else if (item.state === "moved") state.textContent = say("moved");
         else state.textContent = item.state === "sending" ? say("sending") : say("queued");
         li.appendChild(what); li.appendChild(state);
-        if (item.state === "conflict" || item.state === "refused") {
-          var actions = document.createElement("span");
+        if (item.state === "conflict" || item.state === "refused" || item.state === "moved") {
+          var actions = document.createElement("span"); /* a kept ("moved") hand: only a person drops it */
           actions.className = "queue-actions";
-          if (item.state === "conflict") {
+          if (item.state === "moved") { /* sent once the new link is opened */ }
+          else if (item.state === "conflict") {
             actions.appendChild(button(say("record_anyway"), "secondary small", function () {
               if (offline) return;
               window.SkQueue.recordAnyway(item).then(function (outcome) { afterSync({ accepted: outcome === "accepted" ? 1 : 0 }); }, renderQueue);
@@ -276,6 +365,35 @@
         list.appendChild(li);
       });
     });
+  }
+
+  /* --- while hands wait (issue 20 point 14): the turn guide after them and the notices at the
+     top, drawn by waiting.js, fetched only once a hand waits (the worker keeps it with the shell) */
+  var waitingJs = null;
+  function withWaiting() {
+    if (window.SkWaiting) return Promise.resolve(window.SkWaiting);
+    var queue = document.getElementById("queue");
+    if (!waitingJs && queue && queue.dataset.waitingJs) {
+      waitingJs = new Promise(function (resolve, reject) {
+        var script = document.createElement("script");
+        script.src = queue.dataset.waitingJs;
+        script.onload = function () { resolve(window.SkWaiting); };
+        script.onerror = function () { waitingJs = null; reject(new Error("waiting.js")); };
+        document.head.appendChild(script);
+      });
+    }
+    return waitingJs || Promise.reject(new Error("no waiting.js"));
+  }
+
+  function renderWaiting(items) {
+    var waiting = items.filter(pending);
+    if (!waiting.length) movedHere = false;
+    if (!items.length && !window.SkWaiting) return; /* nothing waits, nothing was drawn */
+    withWaiting().then(function (w) {
+      w.guide(waiting, rules(), rulesAfterQueue(items));
+      w.notice(items, waiting.length > 0 && movedHere, say);
+      w.lost(items, window.SkQueue.created, describe, say);
+    }, function () { /* the server's guide stays */ });
   }
 
   /* A refused hand back into the form, to correct it (it leaves the queue). */
@@ -306,12 +424,25 @@
     var live = document.getElementById("live");
     if (!live || !window.htmx) return;
     var url = live.getAttribute("hx-get");
-    if (url) window.htmx.ajax("GET", url.replace(/([?&]v=)\d+/, "$1-1"), { target: "#live", swap: "outerHTML" });
+    if (url) window.htmx.ajax("GET", url.replace(/([?&]v=)\d+/, "$1-1"), { target: "#live", swap: "outerHTML" })
+      .catch(function () { /* offline again: the next poll */ });
   }
 
   function afterSync(outcome) {
+    if (outcome && outcome.moved && EV) {
+      /* the worker syncs every evening: only a hand sent with this page's own link says it is gone */
+      window.SkQueue.list(EV.evening).then(function (items) {
+        var mine = items.filter(function (i) { return i.state === "moved" && i.token === EV.token; });
+        if (mine.length) linkGone(mine[0].reason || "", false);
+      });
+    }
     renderQueue();
-    if (outcome && outcome.accepted) { refreshLive(); refreshCachedPage(); }
+    if (outcome && outcome.accepted) {
+      /* an earlier "Hand recorded" speaks of another hand now */
+      document.querySelectorAll(".flashes .flash-success").forEach(function (f) { f.remove(); });
+      refreshLive();
+      refreshCachedPage();
+    }
   }
 
   /* On page open: is the server there (the page may be the worker's kept copy)? Then the
@@ -321,6 +452,8 @@
     var url = live && live.getAttribute("hx-get");
     if (!url) { syncNow(); return; }
     fetch(url, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+      if (r.status === 410 && !r.headers.get("X-Link-Gone")) { window.location.reload(); return; } /* deleted */
+      if (r.status === 410) { r.text().then(function (text) { linkGone(goneText(text), false); }); return; }
       if (r.status !== 200 && r.status !== 204) return;
       markInStep();
       if (r.status === 200) refreshLive();
@@ -332,7 +465,7 @@
   var syncing = false;
   var retry = false; /* the server was busy: try again after the next good poll */
   function syncNow() {
-    if (!EV || !window.SkQueue || syncing || offline) return;
+    if (!EV || !window.SkQueue || syncing || offline || gone !== null) return;
     syncing = true;
     retry = false;
     window.SkQueue.sync(EV.evening).then(function (outcome) {
@@ -344,25 +477,68 @@
   }
 
   /* --- share ------------------------------------------------------------------------- */
+  /* Never a URL with the circle's link in it: a link is shared only when the button names it
+     (a link field, or the picture's redirect below), never the page's own address. */
+  function copyText(url, input, done) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(url).then(done);
+    var field = input;
+    if (!field) { /* no clipboard API (plain HTTP in the pub): a field of our own, removed again */
+      field = document.createElement("textarea");
+      field.value = url;
+      field.setAttribute("readonly", "");
+      field.className = "visually-hidden";
+      document.body.appendChild(field);
+    }
+    field.select();
+    field.setSelectionRange(0, 9999);
+    document.execCommand("copy");
+    if (field !== input) field.remove();
+    done();
+    return Promise.resolve();
+  }
+
   function share(btn) {
     var input = btn.dataset.shareInput ? document.getElementById(btn.dataset.shareInput) : null;
-    var url = input ? input.value : (btn.dataset.shareUrl ? new URL(btn.dataset.shareUrl, location.href).href : location.href);
+    if (!input) return;
+    var url = input.value;
     var title = btn.dataset.shareTitle || document.title;
     function copied() { var t = btn.textContent; btn.textContent = say("copied"); setTimeout(function () { btn.textContent = t; }, 1500); }
-    function copy() {
-      if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(url).then(copied);
-      if (input) { input.select(); document.execCommand("copy"); copied(); }
-      return Promise.resolve();
+    if (navigator.share) {
+      navigator.share({ title: title, url: url }).catch(function (err) { if (!err || err.name !== "AbortError") copyText(url, input, copied); });
+    } else copyText(url, input, copied);
+  }
+
+  /* The slate picture: the button's address redirects to the picture link (that picture only,
+     never the circle's link). The PNG file where the phone can share files, else the picture
+     link, else the picture link copied. */
+  function sharePicture(btn) {
+    var title = btn.dataset.shareTitle || document.title;
+    function copied() { var t = btn.textContent; btn.textContent = say("copied"); setTimeout(function () { btn.textContent = t; }, 1500); }
+    /* no file to share here: the link, within the tap (WebKit allows the share sheet and the
+       clipboard only then, not after waiting for the picture) */
+    if (!(navigator.canShare && window.File) && btn.dataset.shareLink) {
+      var now = new URL(btn.dataset.shareLink, location.href).href;
+      if (navigator.share) {
+        navigator.share({ title: title, url: now }).catch(function (err) { if (!err || err.name !== "AbortError") copyText(now, null, copied); });
+      } else {
+        copyText(now, null, copied);
+      }
+      return;
     }
-    if (btn.dataset.sharePng && navigator.canShare && window.File) {
-      fetch(btn.dataset.sharePng).then(function (r) { return r.blob(); }).then(function (blob) {
-        var file = new File([blob], btn.dataset.shareFile || "slate.png", { type: "image/png" });
-        if (navigator.canShare({ files: [file] })) return navigator.share({ files: [file], title: title });
-        return navigator.share ? navigator.share({ title: title, url: url }) : copy();
-      }).catch(function (err) { if (!err || err.name !== "AbortError") copy(); });
-    } else if (navigator.share) {
-      navigator.share({ title: title, url: url }).catch(function (err) { if (!err || err.name !== "AbortError") copy(); });
-    } else copy();
+    fetch(btn.dataset.sharePicture, { credentials: "same-origin" }).then(function (r) {
+      var link = r.url;
+      if (!r.ok || new URL(link).pathname.indexOf("/p/") !== 0) throw new Error("no picture link");
+      return r.blob().then(function (blob) {
+        var file = window.File ? new File([blob], btn.dataset.shareFile || "slate.png", { type: "image/png" }) : null;
+        if (file && navigator.canShare && navigator.canShare({ files: [file] })) return navigator.share({ files: [file], title: title });
+        if (navigator.share) {
+          return navigator.share({ title: title, url: link }).catch(function (err) {
+            if (!err || err.name !== "AbortError") return copyText(link, null, copied);
+          });
+        }
+        return copyText(link, null, copied);
+      });
+    }).catch(function () { /* no network or no picture: nothing is shared (the offline notice says why) */ });
   }
 
   function shareButtons() {
@@ -370,8 +546,22 @@
       /* a share button next to a copy button only where the phone can share */
       if (btn.dataset.shareInput && !navigator.share) return;
       btn.hidden = false;
-      btn.addEventListener("click", function () { share(btn); });
+      btn.addEventListener("click", function () { if (btn.dataset.sharePicture) sharePicture(btn); else share(btn); });
     });
+  }
+
+  /* Safari: how to add the app to the Home Screen (no install prompt), until dismissed */
+  function homeHint() {
+    var link = document.querySelector("link[data-hint]"), n = navigator, ua = n.userAgent, K = "scorekeeper.homeHint";
+    if (!link || "onbeforeinstallprompt" in window || n.standalone || matchMedia("(display-mode: standalone)").matches ||
+      !/AppleWebKit/.test(ua) || /Chrom|Android/.test(ua) || (/Macintosh/.test(ua) && !n.maxTouchPoints)) return;
+    try { if (localStorage.getItem(K)) return; } catch (e) { return; }
+    fetch(link.dataset.hint).then(function (r) { return r.text(); }).then(function (html) {
+      var box = new DOMParser().parseFromString(html, "text/html").querySelector(".home-hint");
+      if (!box) return;
+      document.getElementById("main").prepend(box);
+      box.querySelector("button").onclick = function () { try { localStorage.setItem(K, "1"); } catch (e) { /* private */ } box.remove(); };
+    }).catch(function () { /* offline: another time */ });
   }
 
   /* --- start ------------------------------------------------------------------------- */
@@ -385,14 +575,19 @@
     if (insecure && !window.isSecureContext) insecure.hidden = false;
     register();
     shareButtons();
+    homeHint();
     setOffline(!navigator.onLine);
-    window.addEventListener("online", function () { setOffline(false); });
+    /* no Background Sync on an iPhone: sent when online, when shown again, on load (probe) */
+    window.addEventListener("online", function () { setOffline(false); syncNow(); });
+    document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible" && EVENING) probe(); });
     window.addEventListener("offline", function () { setOffline(true); });
 
     /* the slate's poll tells whether the server answers */
     document.body.addEventListener("htmx:afterRequest", function (e) {
       var xhr = e.detail && e.detail.xhr;
       if (!xhr) return;
+      if (xhr.status === 410 && !xhr.getResponseHeader("X-Link-Gone")) return; /* deleted: HX-Refresh shows it */
+      if (xhr.status === 410) { linkGone(goneText(xhr.responseText || ""), false); return; }
       if (xhr.status === 200 || xhr.status === 204) {
         markInStep();
         if (offline) setOffline(false);
@@ -407,23 +602,45 @@
       refreshCachedPage();
     });
 
-    /* offline, a new hand goes to the queue; every other change waits */
+    /* no more polls once the link is known to be replaced (the copy of #live has none either) */
+    document.body.addEventListener("htmx:beforeRequest", function (e) { if (gone !== null) e.preventDefault(); });
+
+    /* offline (or the link replaced), a new hand goes to the queue; every other change waits */
+    function held() {
+      if (gone !== null) showGone(true);
+      else { showState(); if (banner()) banner().scrollIntoView({ block: "center" }); }
+    }
     document.addEventListener("submit", function (e) {
-      if (!offline) return;
+      if (!offline && gone === null) return;
       var form = e.target;
-      var newHand = form.matches("#record form[data-record]");
+      var newHand = form.matches("#record:not([data-correcting]) form[data-record]"); /* a correction shown in its place (slate.js) waits */
       if (newHand && !(EV && rules())) return; /* no queue here (plain HTTP): as without this script */
       e.preventDefault();
       e.stopPropagation();
       if (newHand) queueHand(form);
-      else { showState(); if (banner()) banner().scrollIntoView({ block: "center" }); }
+      else held();
     }, true);
     document.addEventListener("click", function (e) {
-      var a = offline && e.target.closest && e.target.closest("#slate td.filled a.cell");
-      if (a) { e.preventDefault(); showState(); if (banner()) banner().scrollIntoView({ block: "center" }); }
+      var a = (offline || gone !== null) && e.target.closest && e.target.closest("#slate td.filled a.cell");
+      if (a) { e.preventDefault(); held(); }
     }, true);
+    /* slate.js sent the hand and heard that the link was replaced: the hand stays on this phone */
+    document.addEventListener("sk-link-gone", function (e) {
+      var form = e.target;
+      if (!(EV && rules() && form.matches && form.matches("#record:not([data-correcting]) form[data-record]"))) return;
+      e.preventDefault();
+      var answer = e.detail && e.detail.response;
+      (answer ? answer.text() : Promise.resolve("")).then(function (text) {
+        linkGone(goneText(text), true);
+        queueHand(form);
+      });
+    });
 
-    renderQueue();
-    if (!offline) probe();
+    /* this page's write link takes over the evening's hands kept under another (an old) link */
+    var taken = EV ? window.SkQueue.rebind(EV.evening, EV.api, EV.token).catch(function () { return 0; }) : Promise.resolve(0);
+    taken.then(function (again) {
+      movedHere = again > 0;
+      return renderQueue();
+    }).then(function () { if (!offline) probe(); });
   });
 })();

@@ -4,6 +4,9 @@
      answered from the cache first (their URLs carry a content hash, so they never go stale).
    - The pages of `keep` (home, a circle, an evening's slate) go to the network first and are
      kept for offline use; any other page (seats, the table: a private hand) is never kept.
+     A page that shows a flashed message ("Hand recorded: ...", marked X-Flashed by the server)
+     is never kept: the same page is fetched once more (the message was shown) and that is kept.
+     A page whose link was replaced (410) is dropped from the kept pages.
    - The queue of hands lives in IndexedDB (queue.js), not in a cache: a new version of this
      worker deletes old shell caches only (once the kept pages name the new files), never the
      kept pages or the queue.
@@ -20,13 +23,22 @@ CONFIG.shell.forEach(function (url) {
   if (url.indexOf("/js/queue.js") >= 0) importScripts(url);
 });
 
+/* A page fit to be shown offline later: a whole page of this origin, without a flashed message. */
+function keepable(response) {
+  return response.ok && !response.redirected && response.type === "basic" && !response.headers.get("X-Flashed");
+}
+
+function keepPath(path) {
+  return fetch(path, { credentials: "same-origin" }).then(function (response) {
+    if (keepable(response)) return caches.open(PAGES).then(function (cache) { return cache.put(path, response); });
+    return null;
+  });
+}
+
 /* The home page is the installed app's start_url (the manifest's "/"): kept at install, so a
    phone that only ever opened a circle's link still starts offline and finds its circles there. */
 function keepHome() {
-  return fetch("/", { credentials: "same-origin" }).then(function (response) {
-    if (response.ok && !response.redirected) return caches.open(PAGES).then(function (cache) { return cache.put("/", response); });
-    return null;
-  }).catch(function () { /* kept at the next visit */ });
+  return keepPath("/").catch(function () { /* kept at the next visit */ });
 }
 
 self.addEventListener("install", function (event) {
@@ -42,7 +54,8 @@ function refreshKept() {
     return cache.keys().then(function (requests) {
       return Promise.all(requests.map(function (r) {
         return fetch(r.url, { credentials: "same-origin" }).then(function (response) {
-          return response.ok && !response.redirected ? cache.put(r, response) : cache.delete(r);
+          if (keepable(response)) return cache.put(r, response);
+          return response.headers.get("X-Flashed") ? null : cache.delete(r);
         });
       }));
     });
@@ -83,9 +96,13 @@ function fromStatic(request) {
 
 function page(request, path) {
   return fetch(request).then(function (response) {
-    if (response.ok && response.type === "basic" && !response.redirected) {
+    if (keepable(response)) {
       var copy = response.clone();
       caches.open(PAGES).then(function (cache) { cache.put(path, copy); });
+    } else if (response.ok && response.headers.get("X-Flashed")) {
+      keepPath(path).catch(function () { /* kept at the next visit */ });
+    } else if (response.status === 410) { /* a link gone, an evening deleted as a test: its kept copy goes too */
+      caches.open(PAGES).then(function (cache) { cache.delete(path); });
     }
     return response;
   }, function () {
@@ -111,10 +128,7 @@ self.addEventListener("fetch", function (event) {
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (data.type !== "sk-keep" || typeof data.path !== "string" || !kept(data.path)) return;
-  event.waitUntil(fetch(data.path, { credentials: "same-origin" }).then(function (response) {
-    if (response.ok && !response.redirected) return caches.open(PAGES).then(function (cache) { return cache.put(data.path, response); });
-    return null;
-  }).catch(function () { /* offline: kept at the next visit */ }));
+  event.waitUntil(keepPath(data.path).catch(function () { /* offline: kept at the next visit */ }));
 });
 
 function tellPages(message) {

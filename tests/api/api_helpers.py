@@ -34,7 +34,7 @@ def error_of(resp: TestResponse, status: int, code: str | None = None) -> dict[s
     assert resp.is_json, resp.get_data(as_text=True)[:200]
     body = resp.get_json()
     conforms(body, "StaleError" if status == 409 else "Error")
-    err = body["error"]
+    err: dict[str, Any] = body["error"]
     assert err["message"]
     if code is not None:
         assert err["code"] == code, err
@@ -64,10 +64,12 @@ class Api:
     def post(self, path: str, body: Any = None, **kw: Any) -> TestResponse:
         return self.send("POST", path, body, **kw)
 
-    def ok(self, method: str, path: str, body: Any = None, status: int = 200, schema: str | None = None) -> Any:
+    def ok(
+        self, method: str, path: str, body: Any = None, status: int = 200, schema: str | None = None
+    ) -> dict[str, Any]:
         resp = self.get(path) if method == "GET" else self.send(method, path, body)
         assert resp.status_code == status, (method, path, resp.status_code, resp.get_data(as_text=True)[:800])
-        data = resp.get_json()
+        data: dict[str, Any] = resp.get_json()
         if schema is not None:
             conforms(data, schema)
         return data

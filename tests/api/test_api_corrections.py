@@ -22,7 +22,7 @@ def record(api: Api, ev: dict[str, Any], seat: int, row: str, points: int, **ext
     return api.ok("POST", f"/evenings/{ev['id']}/hands", body, schema="Evening")
 
 
-def cell(ev: dict[str, Any], row: str, side: int) -> dict[str, Any] | None:
+def cell(ev: dict[str, Any], row: str, side: int) -> Any:
     return next(r for r in ev["slate"]["rows"] if r["key"] == row)["cells"][side]
 
 

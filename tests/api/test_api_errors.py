@@ -30,7 +30,8 @@ def hand(evening: dict[str, Any], **fields: Any) -> dict[str, Any]:
 
 
 def versions(api: Api, evening: dict[str, Any]) -> int:
-    return api.ok("GET", f"/evenings/{evening['id']}/version")["version"]
+    version: int = api.ok("GET", f"/evenings/{evening['id']}/version")["version"]
+    return version
 
 
 def test_malformed_bodies(client: FlaskClient, table: tuple[Api, Api, dict[str, Any]]) -> None:
@@ -396,14 +397,14 @@ def test_nothing_answers_500(client: FlaskClient, table: tuple[Api, Api, dict[st
 
 def test_an_unexpected_failure_is_a_json_500(app: Any, client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bug (not bad input) still answers the JSON error shape, and nothing else leaks."""
-    from scorekeeper.services import circles as circle_service
+    from scorekeeper.services.read import listings
 
     api, _view = new_circle(client)
 
     def broken(_circle: Any) -> list[Any]:
         raise RuntimeError("secret detail")
 
-    monkeypatch.setattr(circle_service, "player_records", broken)
+    monkeypatch.setattr(listings, "player_records", broken)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     resp = api.get("/players/records")
     err = error_of(resp, 500, "internal")

@@ -15,7 +15,7 @@ from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.scoring import Slate
 
 
-def hand_entry(hand: dict) -> HandEntry:
+def hand_entry(hand: dict[str, Any]) -> HandEntry:
     return HandEntry(
         hand["row_key"],
         hand["declarer_seat"],
@@ -40,6 +40,15 @@ def test_complete_evening_through_the_api(client: FlaskClient, variant: str) -> 
     assert evening["slate"]["complete"] and evening["slate"]["turn"] is None
     assert evening["version"] == hands
     assert all(rows == [] for rows in evening["slate"]["open_rows"])
+    # The hand that filled the last cell ended the evening (issue 20.7): it counts at once, nobody has
+    # to send "end"; only a tie still to cut (three players) keeps it open until it is cut.
+    n = len(evening["players"])
+    counted = [r["evenings"] for r in view.ok("GET", "/players/records", schema="PlayerRecords")["records"]]
+    if evening["pending_ties"]:
+        assert variant == "three" and evening["status"] == "open" and counted == [0] * n
+    else:
+        assert evening["status"] == "ended" and not evening["ended_early"] and evening["result"] is not None
+        assert counted == [1] * n and view.ok("GET", "/evenings", schema="EveningList")["evenings"][0]["money"]
 
     # The API's totals are the pure core's totals for the same entries.
     entries = api.ok("GET", f"/evenings/{eid}/entries", schema="Entries")["entries"]
@@ -49,7 +58,8 @@ def test_complete_evening_through_the_api(client: FlaskClient, variant: str) -> 
     assert evening["slate"]["totals"] == slate.totals
     assert api.ok("GET", f"/evenings/{eid}/slate", schema="Slate") == evening["slate"]
 
-    # End: ties (three players) are cut by a recorded draw; result and money are decided.
+    # End: ties (three players) are cut by a recorded draw; result and money are decided (an evening
+    # already over stays as it is: a late "end" changes nothing)
     ended = api.ok(
         "POST", f"/evenings/{eid}/end", {"expected_version": evening["version"], "request_id": rid()}, schema="Evening"
     )
@@ -135,6 +145,21 @@ def test_start_with_options_is_stored_and_idempotent(client: FlaskClient) -> Non
     again = api.post("/evenings", body)
     assert again.status_code == 201 and again.get_json()["id"] == first["id"]
     assert len(api.ok("GET", "/evenings")["evenings"]) == 1
+
+
+def test_a_factor_equal_to_another_rows_is_taken_as_given(client: FlaskClient) -> None:
+    """Issue 20: the start page asks before two rows share a factor; an API client says what it
+    means, so the evening starts with them (documented on the ``factors`` option)."""
+    api, _view = new_circle(client)
+    body = {
+        "variant": "club",
+        "players": ["A", "B", "C", "D"],
+        "first_dealer": 0,
+        "request_id": "start-shared",
+        "options": {"factors": {"suit_H": 5}},
+    }
+    rows = api.ok("POST", "/evenings", body, 201, "Evening")["ruleset"]["rows"]
+    assert [r["key"] for r in rows if r["factor"] == 5] == ["suit_H", "misere_zwueschi"]
 
 
 def test_early_end_keeps_the_standing(client: FlaskClient) -> None:
@@ -231,6 +256,9 @@ def test_seich_in_the_club_variant(app: Any, client: FlaskClient) -> None:
     )
     slate = seich["slate"]
     assert slate["hands_dealt"] == 1 and slate["cells_filled"] == 0 and slate["seich_used"] == [barrel % 2]
+    # where it went, as the slate page shows it (issue 20)
+    assert slate["seich_hands"] == [{"hand": 1, "seat": barrel} if s == barrel % 2 else None for s in range(2)]
+    assert ev["slate"]["seich_hands"] == [None, None]
     assert slate["turn"]["seich_available"] == [1 - barrel % 2] and slate["turn"]["dealer"] == 1
     entries = api.ok("GET", f"/evenings/{ev['id']}/entries")["entries"]
     assert entries == [
@@ -265,3 +293,18 @@ def test_a_joker_plays_an_extra_row_only_as_an_evening_option(client: FlaskClien
     body.update(request_id="jokers-wide", options={"extra_rows": ["slalom"], "jokers_play_extras": True})
     wide = api.ok("POST", "/evenings", body, 201, "Evening")["ruleset"]["rows"]
     assert "slalom" in next(r for r in wide if r["key"] == "joker1")["kinds"]
+
+
+def test_players_carry_the_evenings_short_names(client: FlaskClient) -> None:
+    # Issue 20, point 11: the API gives the same short forms as the pages and the picture
+    api, _view = new_circle(client)
+    names = ["Anna Zimmermann", "Beat Imboden", "Anna Zurbriggen", "Cla Caduff"]
+    body = {"variant": "teams", "players": names, "first_dealer": 0, "request_id": rid("start")}
+    ev = api.ok("POST", "/evenings", body, 201, "Evening")
+    assert [(p["name"], p["short"]) for p in ev["players"]] == [
+        ("Anna Zimmermann", "Anna Zimmermann"),
+        ("Beat Imboden", "Beat"),
+        ("Anna Zurbriggen", "Anna Zurbriggen"),
+        ("Cla Caduff", "Cla"),
+    ]
+    assert api.ok("GET", f"/evenings/{ev['id']}", schema="Evening")["players"] == ev["players"]

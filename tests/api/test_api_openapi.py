@@ -25,7 +25,8 @@ IGNORED_METHODS = {"HEAD", "OPTIONS"}
 def doc(client: FlaskClient) -> dict[str, Any]:
     resp = client.get(f"{API}/openapi.json")
     assert resp.status_code == 200 and resp.is_json
-    return resp.get_json()
+    found: dict[str, Any] = resp.get_json()
+    return found
 
 
 def operations(doc: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
@@ -180,7 +181,8 @@ def test_examples_run_against_the_real_endpoints(client: FlaskClient, doc: dict[
         assert resp.status_code == status, (method, path, resp.status_code, resp.get_data(as_text=True)[:400])
         name = op["responses"][str(status)]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
         conforms(resp.get_json(), name)
-        return resp.get_json()
+        answer: dict[str, Any] = resp.get_json()
+        return answer
 
     created = run(Api(client), "POST", "/circles")
     api = Api(client, created["write_token"])

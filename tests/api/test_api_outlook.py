@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from api_helpers import HANDS, error_of, fill, new_circle, start
 from flask.testing import FlaskClient
+from shared_helpers import rid
 
 VARIANTS = list(HANDS)
 
@@ -86,3 +87,42 @@ def test_the_setting_is_refused_to_onlookers_and_for_bad_bodies(client: FlaskCli
     error_of(api.send("POST", e, None, data="x", headers={"Content-Type": "text/plain"}), 415)
     error_of(api.get("/evenings/nope/outlook"), 404)
     assert api.ok("GET", e) == {"outlook_hidden": False}
+
+
+@pytest.mark.parametrize("variant", ["teams", "solo4", "club"])
+def test_the_least_each_side_needs_agrees_with_the_stars(client: FlaskClient, variant: str) -> None:
+    # Issue 20, point 9: the words on the page come from lead_need / sure_need, the star from
+    # match_enough; both from the same cells (sure_alone), so they cannot disagree.
+    api, _view = new_circle(client)
+    ev, _n = fill(api, start(api, variant), 9)
+    out = api.ok("GET", f"/evenings/{ev['id']}/outlook", schema="Outlook")
+    for s in out["sides"]:
+        cells = {r["key"]: r["cells"][s["side"]] for r in out["rows"] if r["cells"][s["side"]]["open"]}
+        starred = {k for k, c in cells.items() if c["match_enough"]}
+        assert starred == {k for k, c in cells.items() if c["sure_alone"]}
+        if s["decided"] != "open":
+            assert s["lead_need"] is None and s["sure_need"] is None and not starred
+            continue
+        lead, sure = s["lead_need"], s["sure_need"]
+        assert (lead["kind"] == "there") == (s["catch_up"] == 0)
+        assert bool(starred) == (sure["kind"] == "cell")
+        for need, field in ((lead, "lead_alone"), (sure, "sure_alone")):
+            alone = {k: c[field] for k, c in cells.items() if c[field] is not None}
+            if need["kind"] == "cell":  # the one hand with the fewest points, in every row where that does
+                assert need["points"] == min(alone.values())
+                assert set(need["rows"]) == {k for k, p in alone.items() if p == need["points"]}
+            elif need["kind"] != "there":
+                assert not alone  # no single hand does it
+
+
+def test_nothing_is_needed_after_the_evening_ends_early(client: FlaskClient) -> None:
+    api, _view = new_circle(client)
+    ev, _n = fill(api, start(api, "teams"), 5)
+    e = f"/evenings/{ev['id']}"
+    before = api.ok("GET", e + "/outlook", schema="Outlook")
+    assert all(s["lead_need"] is not None and s["sure_need"] is not None for s in before["sides"])
+    body = {"expected_version": ev["version"], "request_id": rid(), "early": True}
+    api.ok("POST", e + "/end", body, schema="Evening")
+    after = api.ok("GET", e + "/outlook", schema="Outlook")
+    assert all(s["lead_need"] is None and s["sure_need"] is None for s in after["sides"])
+    assert not any(c["open"] or c["match_enough"] for r in after["rows"] for c in r["cells"])

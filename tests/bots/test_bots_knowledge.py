@@ -193,3 +193,30 @@ def test_every_position_of_random_hands_samples_consistently(n: int) -> None:
                     hands[s] |= 1 << c
                 check_deal(k, hands)
             state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_without_voids_every_unseen_card_lands_anywhere_in_proportion_to_room(n: int) -> None:
+    # no void shown yet (one card led): the shuffled deal is uniform, each unseen card
+    # sits with a seat as often as that seat has room for cards
+    rs = any_ruleset(n, teams=n == 4)
+    state = new_state(rs, 3)
+    state.apply(announce_action(rs, "any", OBENABE))
+    state.apply(state.legal_actions()[0])
+    seat = state.current_player()
+    k = Knowledge.from_view(state.observation(seat), rs)
+    others = [s for s in range(n) if s != seat]
+    assert all(k.allowed[s] == k.unknown for s in others)
+    rng = random.Random(5)
+    draws = 3000
+    counts = {(c, s): 0 for c in card_ints(k.unknown) for s in others}
+    for _ in range(draws):
+        hands = sample_hands(k, rng)
+        for s in others:
+            for c in card_ints(hands[s]):
+                counts[(c, s)] += 1
+    room = sum(k.sizes[s] for s in others)
+    for (_, s), got in counts.items():
+        p = k.sizes[s] / room
+        sd = (draws * p * (1 - p)) ** 0.5
+        assert abs(got - draws * p) < 5 * sd

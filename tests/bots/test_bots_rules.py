@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 import pytest
 from shared_helpers import deck_for
@@ -17,7 +18,11 @@ TEAMS = default_ruleset("teams")
 
 
 def bid(
-    rs: RuleSet, hand: str, open_rows: tuple[tuple[str, ...], ...] = (), scores: dict | None = None, level: str = "easy"
+    rs: RuleSet,
+    hand: str,
+    open_rows: tuple[tuple[str, ...], ...] = (),
+    scores: Mapping[tuple[str, int], int] | None = None,
+    level: str = "easy",
 ) -> int:
     """Seat 0 is forehand (dealer is the last seat) and holds ``hand``."""
     dealer = rs.n_players - 1

@@ -1,7 +1,10 @@
-"""Browser tests: Debian's Chromium through Playwright against a live server in a thread.
+"""Browser tests: Debian's Chromium through Playwright against a live server in a thread, and
+the table-side flows in WebKit too (``e2e_helpers.BOTH_ENGINES``: the same test body, the
+``phone`` of that test a WebKitGTK MiniBrowser driven through ``e2e_webkit.WebKitPage``).
 
 Skipped when /usr/bin/chromium is missing, unless SCOREKEEPER_REQUIRE_BROWSER=1
-(CI), which turns a missing browser into a failure.
+(CI), which turns a missing browser into a failure; the WebKit runs likewise skip without
+WebKitWebDriver (webkit2gtk-driver) and Xvfb, unless SCOREKEEPER_REQUIRE_WEBKIT=1.
 
 Every phone watches the Content-Security-Policy: a refused script or style (a
 ``securitypolicyviolation`` event or the browser's console report of one) or an uncaught
@@ -31,8 +34,29 @@ CHROMIUM_ARGS = [
 ]
 
 
-def _required() -> bool:
-    return os.environ.get("SCOREKEEPER_REQUIRE_BROWSER", "").strip().lower() in ("1", "true", "yes", "on")
+def _required(name: str = "SCOREKEEPER_REQUIRE_BROWSER") -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test's WebKit run is marked ``webkit`` (``-m webkit`` runs those alone)."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is not None and callspec.params.get("engine") == "webkit":
+            item.add_marker(pytest.mark.webkit)
+
+
+@pytest.fixture
+def engine(request: pytest.FixtureRequest) -> str:
+    """The browser engine of the test's phones: chromium, or what BOTH_ENGINES gives it."""
+    return str(getattr(request, "param", "chromium"))
+
+
+@pytest.fixture(scope="session")
+def webkit() -> Iterator[Any]:
+    from e2e_webkit import webkit_browser
+
+    yield from webkit_browser(_required("SCOREKEEPER_REQUIRE_WEBKIT"), pytest.fail, pytest.skip)
 
 
 @pytest.fixture(scope="session")
@@ -50,9 +74,10 @@ def chromium() -> Iterator[Any]:
 
 
 @pytest.fixture
-def live_app(db_url: str) -> Iterator[tuple[str, Flask]]:
+def live_app(db_url: str, engine: str) -> Iterator[tuple[str, Flask]]:
     """The app on 127.0.0.1:<free port> with its own migrated database and CSRF on, and the
-    app itself (a test may set a table up through the services, in ``app.app_context()``)."""
+    app itself (a test may set a table up through the services, in ``app.app_context()``);
+    for WebKit it asks the browser to report each refusal (``e2e_webkit.report_violations``)."""
     from scorekeeper.app import create_app
     from tests.conftest import dispose
 
@@ -65,6 +90,10 @@ def live_app(db_url: str) -> Iterator[tuple[str, Flask]]:
             "LIMIT_EVENING_WRITES": "100000 per minute",  # a test drives the API faster than a table
         }
     )
+    if engine == "webkit":
+        from e2e_webkit import report_violations
+
+        report_violations(app)
     try:
         with in_thread(make_server("127.0.0.1", 0, app, threaded=True)) as url:
             yield url, app
@@ -97,9 +126,22 @@ class Phones:
 
 
 @pytest.fixture
-def phone(chromium: Any) -> Iterator[Phones]:
-    phones = Phones(chromium)
-    yield phones
-    for ctx in phones.contexts:
+def phone(request: pytest.FixtureRequest, engine: str) -> Iterator[Any]:
+    """``phone()``: a new phone of the test's engine (Chromium: a Playwright page; WebKit: a
+    ``WebKitPage``), watched for refusals and script errors, checked at the end."""
+    if engine == "webkit":
+        from e2e_webkit_page import WebKitPhones
+
+        phones = WebKitPhones(request.getfixturevalue("webkit"))
+        try:
+            yield phones
+            refused = phones.refused()
+        finally:
+            phones.close()
+        assert refused == [], "WebKit: the Content-Security-Policy refused something, or a script failed"
+        return
+    chromium_phones = Phones(request.getfixturevalue("chromium"))
+    yield chromium_phones
+    for ctx in chromium_phones.contexts:
         ctx.close()
-    assert phones.watch.refused() == [], "the Content-Security-Policy refused something, or a script failed"
+    assert chromium_phones.watch.refused() == [], "the Content-Security-Policy refused something, or a script failed"

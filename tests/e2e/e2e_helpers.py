@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import pytest
+from e2e_webkit import PHONE as PHONE  # the phone's viewport, the same in both engines
+from e2e_webkit_page import BetweenDocuments
 from flask import Flask
 from playwright.sync_api import Error as PlaywrightError
 
@@ -29,7 +32,9 @@ from scorekeeper.services import circles, evenings, seats
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services.digital_table import TableState
 
-PHONE = {"width": 360, "height": 740}  # the phone of every browser test
+# The table-side flows run in both engines: Chromium (Android's) and WebKit (every iPhone's
+# browser); the test's ``phone`` is of its ``engine`` (tests/e2e/conftest.py).
+BOTH_ENGINES = pytest.mark.parametrize("engine", ["chromium", "webkit"], indirect=True)
 SHOTS = Path(os.environ.get("SCOREKEEPER_SCREENSHOTS", "/tmp/scorekeeper-shots"))
 
 
@@ -107,6 +112,8 @@ def wait_until(page: Any, expression: str, timeout: float = 10_000) -> None:
         except PlaywrightError as exc:  # the page is between two documents: look again
             if "Execution context was destroyed" not in str(exc) and "navigat" not in str(exc):
                 raise
+        except BetweenDocuments:  # the same, in WebKit
+            pass
         if time.monotonic() > deadline:
             raise AssertionError(f"not true within {timeout / 1000:.0f} s: {expression}")
         time.sleep(0.1)
@@ -114,6 +121,8 @@ def wait_until(page: Any, expression: str, timeout: float = 10_000) -> None:
 
 def shot(page: Any, name: str, *, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    if getattr(page, "engine", "chromium") == "webkit":
+        name += "-webkit"
     # caret="initial": Playwright's default hides the caret by styling the inputs, which leaves a
     # style attribute behind in the page (a later htmx swap would copy it, refused by the policy)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full, caret="initial")
@@ -154,6 +163,14 @@ def record(page: Any, declarer: str, row_label: str, points: str) -> None:
     page.fill("input[name=declarer_points]", points)
     page.click("#record button[type=submit]")
     page.wait_for_selector(".flash-success")
+
+
+def clipboard_text(page: Any) -> str:
+    """What the phone copied: Chromium reads its clipboard (the test granted it), WebKit pastes
+    it into a field as a person would (its clipboard is read only inside a tap)."""
+    if getattr(page, "engine", "chromium") == "webkit":
+        return str(page.read_clipboard())
+    return str(page.evaluate("navigator.clipboard.readText()"))
 
 
 def no_sideways_scroll(page: Any, width: int = 361) -> None:
@@ -243,6 +260,10 @@ def announce_of(view: SeatView, ruleset: RuleSet, row_key: str) -> int | None:
             return action
     return None
 
+
+# Every <use> of the card faces draws (an unresolved sprite reference has an empty box).
+USES_DRAWN = """() => [...document.querySelectorAll('#seat-live use')].every(u => {
+  const b = u.getBBox(); return b.width > 0 && b.height > 0; })"""
 
 # Every player readable: full names not cut (no ellipsis, nothing clipped), short forms under
 # cards not cut either; returns what is wrong.
@@ -394,3 +415,34 @@ class Switchable:
             self._thread.join(timeout=10)
         self._server.server_close()
         self._server = None
+
+
+@contextmanager
+def switchable(db_url: str) -> Iterator[Switchable]:
+    """The app (CSRF on, writes per evening unlimited) as a ``Switchable`` server, started."""
+    from scorekeeper.app import create_app
+    from tests.conftest import dispose
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "e2e-secret",
+            "SQLALCHEMY_DATABASE_URI": db_url,
+            "WTF_CSRF_ENABLED": True,
+            "LIMIT_EVENING_WRITES": "100000 per minute",
+        }
+    )
+    s = Switchable(app)
+    s.start()
+    try:
+        yield s
+    finally:
+        s.release.set()
+        s.stop()
+        dispose(app)
+
+
+# The seat page posts "sit" once it is open (a GET never marks a seat taken); its answer shows the
+# seat as joined (the next sit only after a delay). Wait for it before a step that reads versions.
+SEATED = """(() => { const f = document.querySelector('#seat-live form.sit');
+  return !f || (f.getAttribute('hx-trigger') || '').includes('delay'); })()"""

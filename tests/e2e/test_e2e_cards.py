@@ -1,6 +1,6 @@
 """The card sprites in Chromium at 360 x 740: every card of every deck draws, hands fit the phone.
 
-Static test pages (built here from ``scorekeeper.game.faces``, so the hrefs are the ones a
+Static test pages (built here from ``scorekeeper.render.faces``, so the hrefs are the ones a
 page will use) are served from a temporary folder with a strict Content-Security-Policy
 (no inline style, no script): a console error (a refused style, a missing file) fails.
 Screenshots go to the test's temporary folder, or to ``SCOREKEEPER_SHOTS`` when set, to
@@ -24,7 +24,7 @@ from e2e_helpers import in_thread
 from PIL import Image, ImageChops, ImageFilter, ImageStat
 
 from scorekeeper.game.cards import parse_cards
-from scorekeeper.game.faces import (
+from scorekeeper.render.faces import (
     BACK_SYMBOL,
     CARD_VIEWBOX,
     SUIT_VIEWBOX,
@@ -52,7 +52,7 @@ class _Handler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
+    def log_message(self, format: str, *args: Any) -> None:  # the base class's name
         pass
 
 

@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from e2e_helpers import new_circle, no_sideways_scroll, record, wait_until
+from e2e_helpers import SEATED, new_circle, no_sideways_scroll, record, wait_until
 
 from scorekeeper.config import CONTENT_SECURITY_POLICY
 
@@ -116,6 +116,7 @@ def test_every_journey_runs_without_a_policy_refusal(live_server: str, phone: An
     no_sideways_scroll(one, width=360)
     two.goto(one.input_value("#seat-link-1"))
     two.wait_for_selector("#seat-live .hand")
+    wait_until(two, SEATED, 15_000)
     played = 0
     deadline = time.monotonic() + 60
     while played < 2 and time.monotonic() < deadline:

@@ -1,5 +1,6 @@
 """Housekeeping at 360 px in Chromium: rename a player with long names, through the page
-that says what will happen; take it back; delete a test evening; end an evening early
+that says what will happen; take it back; delete a test evening (gone from the circle page, its
+slate says so); end an evening early
 only after saying whether it counts in money. No sideways scroll on any of these pages."""
 
 from __future__ import annotations
@@ -50,16 +51,18 @@ def test_confirm_flow_at_360(live_server: str, phone: Any) -> None:
     page.goto(slate)
     assert names[1] in page.locator("main").inner_text()
 
-    # delete the evening as a test: the circle's history marks it
+    # delete the evening as a test: gone from the circle's history, its slate says so
     page.goto(write + "/housekeeping")
     page.locator("#delete button").click()
     page.wait_for_selector("text=will count nowhere")
     page.click("text=Yes, do it")
     page.wait_for_selector(".flash-success")
     page.goto(write)
-    assert page.locator("text=deleted (test)").is_visible()
+    assert page.locator(f"a[href$='{slate.split('/c/')[1].split('/', 1)[1]}']").count() == 0
+    assert page.locator("text=No finished evenings yet.").is_visible()
     no_sideways_scroll(page)
     shot(page, "housekeeping-circle-360")
+    assert page.goto(slate).status == 410 and page.locator("text=This evening was deleted").is_visible()
 
 
 def test_data_and_paper_pages_fit_360(live_server: str, phone: Any) -> None:
@@ -100,4 +103,22 @@ def test_delete_asked_twice_and_forgotten_by_the_browser(live_server: str, phone
     page.wait_for_selector("text=has been erased")
     page.goto(live_server + "/")
     assert page.locator("#my-circles", has_text="Sternen").count() == 0
-    assert page.goto(write).status == 404
+    assert page.goto(write).status == 410  # its link says the circle was deleted
+    assert page.locator("h1").inner_text() == "Circle deleted"
+
+
+def test_a_circle_named_in_any_script_downloads_its_export(live_server: str, phone: Any) -> None:
+    """The export's file name in the circle's own script (``filename*``): the live server sends
+    the header (a raw non-Latin-1 name made it fail the answer) and Chromium saves the file
+    under the name."""
+    page = phone()
+    write, _view = new_circle(page, live_server, "Jass 中文")
+    page.goto(write + "/data")
+    no_sideways_scroll(page)
+    for link, ext in (("Download the export (JSON)", "json"), ("CSV", "csv")):
+        with page.expect_download() as info:
+            page.click(f"a:has-text('{link}')")
+        download = info.value
+        assert download.failure() is None
+        name = download.suggested_filename
+        assert name.startswith("scorekeeper-jass-中文-") and name.endswith("." + ext), name

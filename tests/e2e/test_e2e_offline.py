@@ -15,9 +15,12 @@ from typing import Any
 
 import pytest
 from e2e_helpers import (
+    BOTH_ENGINES,
     PHONE,
+    SEATED,
     Switchable,
     Watch,
+    clipboard_text,
     no_sideways_scroll,
     record,
     seat_link,
@@ -39,7 +42,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "offline.py"
 
 
 @pytest.fixture
-def server(db_url: str) -> Iterator[Switchable]:
+def server(db_url: str, engine: str) -> Iterator[Switchable]:
     from scorekeeper.app import create_app
     from tests.conftest import dispose
 
@@ -52,6 +55,10 @@ def server(db_url: str) -> Iterator[Switchable]:
             "LIMIT_EVENING_WRITES": "100000 per minute",
         }
     )
+    if engine == "webkit":
+        from e2e_webkit import report_violations
+
+        report_violations(app)
     s = Switchable(app)
     s.start()
     try:
@@ -82,6 +89,26 @@ def _controlled(page: Any) -> None:
     """The worker controls the page, and keeps it (asked by the page: it came first)."""
     wait_until(page, "navigator.serviceWorker.controller !== null")
     wait_until(page, "caches.open('sk-pages').then(c => c.match(location.pathname)).then(r => !!r)")
+
+
+def _kept_slate(server: Switchable, phone: Any) -> tuple[Any, str, str]:
+    """A phone on a new evening's slate, kept by the worker: (page, write token, evening id)."""
+    token, evening_id = _evening(server.app)
+    page = phone()
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    _controlled(page)
+    return page, token, evening_id
+
+
+def _slate_without_server(server: Switchable, phone: Any) -> tuple[Any, str, str]:
+    """``_kept_slate``, then the server gone and the page opened again from the worker's copy: its
+    first look at the server failed, it says it is offline."""
+    page, token, evening_id = _kept_slate(server, phone)
+    server.stop()
+    page.reload()
+    page.wait_for_selector("#slate")
+    wait_until(page, "!document.getElementById('offline-state').hidden")
+    return page, token, evening_id
 
 
 def _go_offline(server: Switchable, *pages: Any) -> None:
@@ -129,11 +156,8 @@ def test_installable_and_controlled_after_one_load(server: Switchable, phone: An
 
 def test_offline_slate_queue_and_sync(server: Switchable, phone: Any) -> None:
     app = server.app
-    token, evening_id = _evening(app)
+    page, token, evening_id = _kept_slate(server, phone)
     path = f"/c/{token}/e/{evening_id}"
-    page = phone()
-    page.goto(server.url + path)
-    _controlled(page)
     _go_offline(server, page)
     page.reload()
     page.wait_for_selector("#slate")
@@ -185,6 +209,55 @@ def test_offline_slate_queue_and_sync(server: Switchable, phone: Any) -> None:
     assert page.url.split("#")[0] == server.url + path
 
 
+@BOTH_ENGINES
+def test_the_server_gone_hands_wait_and_each_is_written_once(server: Switchable, phone: Any) -> None:
+    """The server stopped while the phone keeps its network (the host's laptop asleep, out of
+    reach): WebKit has no switch for the network, and an iPhone on the Beiz's Wi-Fi stays
+    "online" all the same. The slate reloads from the worker and says it is offline, hands go
+    to the queue, a reload keeps them, and the server back, each is written once."""
+    app = server.app
+    page, token, evening_id = _slate_without_server(server, phone)
+    assert "Offline" in page.inner_text("#offline-state")
+    _queue(page, "Anna", "suit_D", "100")  # the defenders' pile fills itself (slate.js from the worker)
+    _queue(page, "Beat", "suit_C", "90")
+    assert page.locator("#slate td.queued").count() == 2
+    page.reload()  # still no server: the queue is read back from the phone
+    page.wait_for_selector("#slate")
+    wait_until(page, "document.querySelectorAll('#queue-list li').length === 2")
+    assert _states(page) == ["queue-item queue-queued"] * 2
+    assert page.locator("#slate td.queued").count() == 2
+    no_sideways_scroll(page)
+    shot(page, "offline-server-gone")
+    server.seen.clear()
+    server.start()  # the slate's next poll finds it: the queue goes out
+    wait_until(page, "document.getElementById('queue').hidden", timeout=30_000)
+    wait_until(page, "document.querySelectorAll('#slate td.filled').length === 2")
+    assert not page.locator("#offline-state").is_visible()
+    assert _count(app, evening_id, token) == 2
+    page.reload()
+    page.wait_for_selector("#slate")
+    assert page.locator("#slate td.filled").count() == 2
+    assert _count(app, evening_id, token) == 2
+    assert sum(1 for p in server.seen if p.startswith("POST") and p.endswith("/hands")) == 2, server.seen
+
+
+@BOTH_ENGINES
+def test_a_hand_queued_goes_out_on_the_next_load(server: Switchable, phone: Any) -> None:
+    """No Background Sync on an iPhone: a hand queued while the server was gone, the page left
+    (Safari put the tab away), goes out when the slate is opened again, once."""
+    app = server.app
+    page, token, evening_id = _slate_without_server(server, phone)
+    _queue(page, "Anna", "suit_D", "100")
+    page.goto("about:blank")
+    server.seen.clear()
+    server.start()  # (Chromium's Background Sync may send it first: still once)
+    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
+    wait_until(page, "document.getElementById('queue').hidden", timeout=30_000)
+    wait_until(page, "document.querySelectorAll('#slate td.filled').length === 1")
+    assert _count(app, evening_id, token) == 1
+    assert sum(1 for p in server.seen if p.startswith("POST") and p.endswith("/hands")) == 1, server.seen
+
+
 def test_a_page_closed_mid_sync_doubles_nothing(server: Switchable, phone: Any) -> None:
     app = server.app
     token, evening_id = _evening(app)
@@ -208,9 +281,13 @@ def test_a_page_closed_mid_sync_doubles_nothing(server: Switchable, phone: Any) 
     assert _count(app, evening_id, token) == 1
     again = context.new_page()
     again.goto(server.url + path)
+    # the new page sends what is left (the queue's box is also hidden before it has read the queue)
+    deadline = time.monotonic() + 20
+    while _count(app, evening_id, token) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
     wait_until(again, "document.getElementById('queue').hidden", timeout=20_000)
-    assert _count(app, evening_id, token) == 2
     wait_until(again, "document.querySelectorAll('#slate td.filled').length === 2")  # the fresh slate comes in
+    assert _count(app, evening_id, token) == 2  # the first hand, sent again, is written once
 
 
 def test_two_phones_same_cell_one_wins_one_conflict(server: Switchable, phone: Any) -> None:
@@ -273,6 +350,7 @@ def test_the_digital_table_says_it_is_offline_and_resumes(server: Switchable, ph
     _controlled(page)
     page.goto(server.url + seat_link(server.app, at, 0))
     page.wait_for_selector("#seat-live")
+    wait_until(page, SEATED, 15_000)
     page.context.set_offline(True)
     wait_until(page, "!document.getElementById('offline-state').hidden")
     assert "digital table needs the network" in page.inner_text("#offline-state")
@@ -285,19 +363,23 @@ def test_the_digital_table_says_it_is_offline_and_resumes(server: Switchable, ph
     assert sorted(kept) == ["/", f"/c/{at.write}/e/{at.evening_id}"]
 
 
-def test_the_slate_picture_and_links_are_shared_or_copied(server: Switchable, phone: Any) -> None:
+@BOTH_ENGINES
+def test_the_slate_picture_and_links_are_shared_or_copied(server: Switchable, phone: Any, engine: str) -> None:
     token, evening_id = _evening(server.app)
     page = phone()
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    if engine == "chromium":
+        page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
-    button = page.locator("button[data-share-png]")
+    button = page.locator("button[data-share-picture]")
     assert button.is_visible()
-    if page.evaluate("typeof navigator.share") != "function":  # headless Chromium: copied instead
+    if page.evaluate("typeof navigator.share") != "function":  # headless Chromium, WebKitGTK: copied instead
         button.click()
-        wait_until(page, "document.querySelector('button[data-share-png]').textContent === 'Link copied.'")
-        copied = page.evaluate("navigator.clipboard.readText()")
-        # the picture comes in the language it was shared from (docs/DECISIONS.md, Languages)
-        assert copied.startswith(server.url) and copied.endswith("/slate.png?lang=en")
+        wait_until(page, "document.querySelector('button[data-share-picture]').textContent === 'Link copied.'")
+        copied = clipboard_text(page)
+        # the picture link (never the circle's link), in the language it was shared from
+        # (docs/DECISIONS.md, Languages)
+        assert copied.startswith(server.url + "/p/") and copied.endswith("/slate.png?lang=en"), copied
+        assert token not in copied
     # the circle's links: a share button only where the phone can share; copy always
     page.goto(f"{server.url}/c/{token}#share")
     page.click("#share summary")
@@ -442,23 +524,25 @@ def _shared_after_tap(server: Switchable, phone: Any, token: str, evening_id: st
     page = phone()
     page.add_init_script(_SHARE_SHEET.replace("FILES", {True: "true", False: "false", None: "null"}[files]))
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
-    button = page.locator("button[data-share-png]")
+    button = page.locator("button[data-share-picture]")
     assert button.is_visible()
     no_sideways_scroll(page)
     button.tap()
     wait_until(page, "window.__skShared.length > 0")
     time.sleep(0.3)  # a second share would come now
     got = page.evaluate("window.__skShared")
-    png = page.evaluate("u => fetch(u).then(r => r.blob()).then(b => b.size)", button.get_attribute("data-share-png"))
+    png = page.evaluate(
+        "u => fetch(u).then(r => r.blob()).then(b => b.size)", button.get_attribute("data-share-picture")
+    )
     return got, png
 
 
 def test_the_slate_picture_is_shared_as_a_png_file(server: Switchable, phone: Any) -> None:
     """Where the phone can share files, a tap on "Share the slate picture" hands the share
     sheet one file, the slate's PNG itself (its bytes, not a link); where it can share but not
-    files, or has no canShare at all, the picture's link is shared instead, as offline.js means."""
+    files, or has no canShare at all, the picture's link is shared instead, as offline.js means
+    (the picture link, never the circle's: tests/e2e/test_e2e_links.py)."""
     token, evening_id = _evening(server.app)
-    png = f"{server.url}/c/{token}/e/{evening_id}/slate.png?lang=en"
     shared, size = _shared_after_tap(server, phone, token, evening_id, files=True)
     assert len(shared) == 1, shared
     (files,) = [s["files"] for s in shared]
@@ -470,7 +554,10 @@ def test_the_slate_picture_is_shared_as_a_png_file(server: Switchable, phone: An
     # canShare says no to files: the link to the picture goes instead
     for files_ok in (False, None):
         shared, _size = _shared_after_tap(server, phone, token, evening_id, files=files_ok)
-        assert shared == [{"title": "Berghaus", "text": None, "url": png, "files": []}], (files_ok, shared)
+        assert len(shared) == 1 and shared[0]["files"] == [] and shared[0]["title"] == "Berghaus", shared
+        link = shared[0]["url"]
+        assert link.startswith(f"{server.url}/p/") and link.endswith("/slate.png?lang=en"), (files_ok, link)
+        assert token not in link
 
 
 def test_a_circle_opened_once_reopens_from_the_home_screen_offline(server: Switchable, phone: Any) -> None:
@@ -507,3 +594,26 @@ def test_a_circle_opened_once_reopens_from_the_home_screen_offline(server: Switc
     assert page.url == f"{server.url}/c/{token}/e/{evening_id}"
     assert all(name in page.inner_text("#slate") for name in NAMES)
     assert page.locator("#offline-state").is_visible() and "Offline" in page.inner_text("#offline-state")
+
+
+def test_a_hand_in_place_refreshes_the_kept_copy_once(server: Switchable, phone: Any) -> None:
+    """With the worker in control, the page keeps its offline copy fresh after a swap (offline.js):
+    once per hand, although a hand answered in place swaps several parts."""
+    token, evening_id = _evening(server.app)
+    path = f"/c/{token}/e/{evening_id}"
+    page = phone()
+    page.goto(server.url + path)
+    _controlled(page)
+    page.wait_for_load_state("networkidle")
+    server.seen.clear()
+    page.locator("#slate td.open[data-row=suit_D][data-side='0']").click()
+    page.fill("input[name=declarer_points]", "90")
+    page.click("#record button[type=submit]")
+    page.wait_for_selector(".flash-success")
+    wait_until(
+        page,
+        "caches.open('sk-pages').then(c => c.match(location.pathname)).then(r => r.text())"
+        ".then(t => t.indexOf('class=\"filled') >= 0)",
+    )
+    page.wait_for_timeout(1000)
+    assert [s for s in server.seen if s == f"GET {path}"] == [f"GET {path}"], server.seen

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from flask import Flask
@@ -44,7 +44,8 @@ def _inputs(rules: dict[str, Any]) -> list[dict[str, Any]]:
     piles = [(100, 57), (157, 0), (0, 157), (158, 0), (100, 50), (80, 80), (157, 1)]
     marks = [(False, False), (True, False), (False, True), (True, True)]
 
-    def hand(seat: int, row: str | None, contract: str | None, pile: tuple[int, int], mark: tuple[bool, bool]) -> Any:
+    def hand(*fields: Any) -> Any:
+        seat, row, contract, pile, mark = fields
         return {
             "declarer_seat": seat,
             "row_key": row,
@@ -55,11 +56,11 @@ def _inputs(rules: dict[str, Any]) -> list[dict[str, Any]]:
             "countermatch": mark[1],
         }
 
-    valid = (1, open_plain, None, (100, 57), (False, False))
+    valid: tuple[Any, ...] = (1, open_plain, None, (100, 57), (False, False))
     # every value of each input alone on a valid hand, then a seeded sample of mixtures
     table = [
         hand(*valid[:i], value, *valid[i + 1 :])
-        for i, values in enumerate([[0, 1, 2, 3, 4], row_keys, contracts, piles, marks])
+        for i, values in enumerate(cast(list[list[Any]], [[0, 1, 2, 3, 4], row_keys, contracts, piles, marks]))
         for value in values
     ]
     mixed = list(itertools.product([0, 1, 2, 3, 4], row_keys, contracts, piles, marks))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from e2e_helpers import LONG_NAMES, new_evening, no_sideways_scroll, record, shot, wait_until
+from e2e_helpers import LONG_NAMES, filled_evening, new_evening, no_sideways_scroll, record, shot, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -58,3 +58,37 @@ def test_the_outlook_follows_a_hand_recorded_on_another_phone(live_server: str, 
     one.locator("#outlook summary").click()
     no_sideways_scroll(one)
     shot(one, "outlook-de-360")
+
+
+def test_the_words_say_what_the_star_says_and_stop_with_the_evening(live_app: tuple[str, Any], phone: Any) -> None:
+    # Issue 20, point 9, at 360 px: one team far ahead, a match in Joker x7 or x8 alone makes
+    # its win sure; the stars and the words name the same rows, the other team's line is an
+    # average and says so; once the evening is ended early, nobody needs anything any more.
+    base, app = live_app
+    ev = filled_evening(app, "teams", LONG_NAMES, 11, points=lambda _i, seat: 150 if seat % 2 == 0 else 10)
+    page = phone()
+    page.goto(ev.slate(base))
+    starred = page.eval_on_selector_all(
+        "#slate td.open:has(.enough-mark)", "els => els.map(e => e.dataset.row + ':' + e.dataset.side)"
+    )
+    assert sorted(starred) == ["joker1:0", "joker2:0"]
+    clinch = page.locator("#outlook li[data-side='0'] dd[data-clinch]").inner_text()
+    assert clinch == "a match in Joker ×7 or Joker ×8"
+    assert (
+        page.locator("#outlook li[data-side='1'] dd[data-catch-up]").inner_text().endswith("per open row, on average")
+    )
+    assert "every open row" not in page.locator("#outlook").inner_text()
+    page.locator("#outlook summary").click()
+    assert "What one hand in the row needs on its own to take the lead" in page.locator("#outlook").inner_text()
+    no_sideways_scroll(page)
+    shot(page, "outlook-words-360")
+
+    page.on("dialog", lambda d: d.accept())  # "end the evening now?"
+    page.check("input[name=counts_in_money][value='1']")
+    page.click("form[action$='/end'] button")
+    page.wait_for_selector("#result")
+    outlook = page.locator("#outlook")
+    assert outlook.locator(".outlook-side").count() == 2  # who won stays
+    assert outlook.locator("dd[data-catch-up], dd[data-clinch], details.outlook-rows").count() == 0
+    assert page.locator("#slate .enough-mark").count() == 0
+    no_sideways_scroll(page)

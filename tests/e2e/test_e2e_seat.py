@@ -19,6 +19,8 @@ import pytest
 from e2e_helpers import (
     LONG_NAMES,
     NAMES_CUT,
+    SEATED,
+    USES_DRAWN,
     TableAt,
     announce_of,
     no_sideways_scroll,
@@ -40,9 +42,6 @@ from scorekeeper.services.digital_table import TableState
 pytestmark = pytest.mark.browser
 
 VARIANTS = {"three": 3, "teams": 4, "solo4": 4, "club": 4}
-# Every <use> of the card faces draws (an unresolved sprite reference has an empty box).
-USES_DRAWN = """() => [...document.querySelectorAll('#seat-live use')].every(u => {
-  const b = u.getBBox(); return b.width > 0 && b.height > 0; })"""
 
 
 def _open_seat(page: Any, base: str, link: str, lang: str = "en") -> None:
@@ -50,6 +49,7 @@ def _open_seat(page: Any, base: str, link: str, lang: str = "en") -> None:
         page.context.add_cookies([{"name": "lang", "value": lang, "url": base}])
     page.goto(base + link)
     page.wait_for_selector("#seat-live")
+    wait_until(page, SEATED, 15_000)
 
 
 def _look(page: Any) -> None:

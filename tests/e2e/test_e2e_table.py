@@ -1,5 +1,7 @@
 """Four phones (browser contexts at 360 px) play a digitally dealt hand to its end and the
-result shows on the slate; a tap on an illegal card is explained; no page scrolls sideways."""
+result shows on the slate; a tap on an illegal card is explained; no page scrolls sideways.
+One phone plays a whole hand on its seat by taps, computers at the other three, in Chromium and
+in WebKit."""
 
 from __future__ import annotations
 
@@ -7,8 +9,22 @@ import time
 from typing import Any
 
 import pytest
-from e2e_helpers import new_evening, no_sideways_scroll, shot, wait_until
+from e2e_helpers import (
+    BOTH_ENGINES,
+    NAMES_CUT,
+    SEATED,
+    USES_DRAWN,
+    new_evening,
+    no_sideways_scroll,
+    seat_link,
+    shot,
+    table_evening,
+    wait_until,
+)
+from flask import Flask
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from scorekeeper.services import circles, evenings
 
 pytestmark = pytest.mark.browser
 
@@ -26,11 +42,12 @@ def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) ->
     assert organizer.locator(".seat-link .qr svg").count() == 4
     no_sideways_scroll(organizer, width=360)
     shot(organizer, "table-links-360", full=False)
-    phones = []
+    phones: list[Any] = []
     for link in links:  # the organizer's phone is one of the four: it opens Anna's link itself
         p = organizer if not phones else phone()
         p.goto(link)
         p.wait_for_selector("#seat-live")
+        wait_until(p, SEATED, 15_000)
         assert "/s/" not in p.url
         phones.append(p)
     for seat, p in enumerate(phones):
@@ -79,3 +96,49 @@ def test_four_phones_play_a_hand_onto_the_slate(live_server: str, phone: Any) ->
     check = phone()
     check.goto(slate_url)
     assert check.locator("#slate td.filled").count() == 1
+
+
+def _moved(page: Any, before: str | None) -> None:
+    """The seat view was drawn again after a move (its version changed)."""
+    wait_until(page, f"(document.querySelector('#seat-live') || {{}}).dataset?.version !== '{before}'", 20_000)
+
+
+@BOTH_ENGINES
+def test_a_whole_hand_on_a_seat_by_taps(live_app: tuple[str, Flask], phone: Any) -> None:
+    """A seat link opened on a phone, three computers at the table: the player chooses what to
+    play and taps her nine cards; the hand ends on her phone and lands on the slate."""
+    base, app = live_app
+    at = table_evening(app, "teams", NAMES, first_dealer=3, computers=(1, 2, 3), seed=11)
+    page = phone()
+    page.goto(base + seat_link(app, at, 0))
+    page.wait_for_selector("#seat-live")
+    wait_until(page, SEATED, 15_000)  # a tap while the sit is answered would be swapped away
+    assert "/s/" not in page.url  # the seat's token left the address
+    assert page.locator(".hand .card").count() == 9
+    wait_until(page, USES_DRAWN, 15_000)  # the card faces draw from the sprite
+    assert page.evaluate(NAMES_CUT) == []
+    no_sideways_scroll(page, width=360)
+    chose = played = 0
+    deadline = time.monotonic() + 150
+    while True:
+        assert time.monotonic() < deadline, "the hand did not end in time"
+        page.wait_for_selector(".turn.mine, [data-result]", timeout=30_000)
+        if page.locator("[data-result]").count():
+            break
+        before = page.locator("#seat-live").get_attribute("data-version")
+        choices = page.locator("[data-choice]:visible")
+        if choices.count():
+            choices.first.click()
+            chose += 1
+        else:
+            page.locator("[data-hand] .card.legal").first.click()
+            played += 1
+        _moved(page, before)
+        if played == 4:
+            shot(page, "seat-by-taps-mid-hand-360", full=False)
+    assert (chose, played) == (1, 9)
+    assert page.locator(".hand .card").count() == 0
+    no_sideways_scroll(page, width=360)
+    with app.app_context():
+        ev = evenings.get_evening(circles.open_circle(at.write)[0], at.evening_id)
+        assert len(evenings.load_slate(ev).entries) == 1

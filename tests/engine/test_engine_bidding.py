@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Iterable
+from typing import cast
 
 import pytest
 from engine_helpers import start
@@ -30,7 +32,13 @@ from scorekeeper.game.rulesets import default_ruleset
 from scorekeeper.game.turns import turn_to_choose
 
 
-def new(variant: str, dealer: int = 0, open_rows=None, seich_used=(), barrel=None) -> HandState:
+def new(
+    variant: str,
+    dealer: int = 0,
+    open_rows: Iterable[Iterable[str]] | None = None,
+    seich_used: Collection[int] = (),
+    barrel: str | None = None,
+) -> HandState:
     rs = default_ruleset(variant, barrel=barrel)
     return HandState.new(HandSetup.build(rs, dealer, open_rows, seich_used), random.Random(1))
 
@@ -108,7 +116,7 @@ def test_only_open_rows_and_allowed_contracts() -> None:
     rs = default_ruleset("teams")
     s = new("teams", dealer=0, open_rows=[("suit_H",), ("suit_S", "joker1")])
     legal = s.legal_actions()  # seat 1, side 1
-    decoded = [decode_announce(rs, a) for a in legal if a != PASS]
+    decoded = cast(list[tuple[str, Contract]], [decode_announce(rs, a) for a in legal if a != PASS])
     assert ("suit_S", suit_contract(Suit.SPADES)) in decoded
     assert not any(k == "suit_H" for k, _ in decoded)
     assert ("suit_S", suit_contract(Suit.HEARTS)) not in decoded

@@ -10,6 +10,7 @@ from shared_helpers import any_ruleset, contracts_for
 
 from scorekeeper.engine import HandSetup, HandState, announce_action, decode_announce
 from scorekeeper.engine.bitmasks import POINTS, VAL_OBENABE, VAL_TRUMP, VAL_UNDENUFE, VAL_UNDENUFE_SIX11
+from scorekeeper.game.cards import Suit
 from scorekeeper.game.contracts import Contract, Kind
 from scorekeeper.game.rulesets import RuleSet, default_ruleset
 
@@ -18,7 +19,11 @@ CASES = [(n, c) for n in (3, 4) for c in contracts_for(n) if c.kind is not Kind.
 
 def expected_modes(c: Contract, n_tricks: int) -> list[str]:
     """Written out from RULES.md 4, independently of Contract.schedule."""
-    trump = lambda s: f"trump:{s.letter}"  # noqa: E731
+
+    def trump(s: Suit | None) -> str:
+        assert s is not None  # asked for suit contracts only
+        return f"trump:{s.letter}"
+
     if c.misere_as is not None:
         return expected_modes(Contract(c.misere_as, start=c.start), n_tricks)
     if c.kind is Kind.SUIT:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -53,7 +54,7 @@ def three_book_barrel_hand() -> HandState:
 
 
 CASES: dict[str, Callable[[], HandState]] = {
-    c.code.replace(":", "_"): (lambda i=i, c=c: contract_hand(i, c)) for i, c in enumerate(CONTRACTS)
+    c.code.replace(":", "_"): partial(contract_hand, i, c) for i, c in enumerate(CONTRACTS)
 }
 CASES["club_seich"] = club_seich_hand
 CASES["three_book_barrel"] = three_book_barrel_hand

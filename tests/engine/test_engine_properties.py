@@ -23,7 +23,7 @@ IDS = [f"{n}p-{c.code}" for n, c in CASES]
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
-def snapshot(s: HandState) -> tuple:
+def snapshot(s: HandState) -> tuple[object, ...]:
     return (list(s.hands), list(s.history), list(s.trick), s.trick_no, list(s.points), s.phase, len(s.tricks))
 
 

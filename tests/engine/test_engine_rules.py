@@ -67,7 +67,9 @@ def test_legal_cards(tm: TrickMode, trick: str, hand: str, expected: str) -> Non
         (UNE, "SA", "S6 D8", "CA", "card_not_in_hand", {"card": Card.CA}),
     ],
 )
-def test_illegal_card_reasons(tm: TrickMode, trick: str, hand: str, card: str, code: str, params: dict) -> None:
+def test_illegal_card_reasons(
+    tm: TrickMode, trick: str, hand: str, card: str, code: str, params: dict[str, object]
+) -> None:
     err = explain_in_trick(
         mask_of(parse_cards(hand)), int(Card.parse(card)), mode_id(tm), [int(c) for c in parse_cards(trick)]
     )

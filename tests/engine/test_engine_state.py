@@ -21,6 +21,7 @@ from scorekeeper.engine import (
 from scorekeeper.engine.bitmasks import card_ints
 from scorekeeper.game.cards import Card, Suit, parse_cards
 from scorekeeper.game.contracts import OBENABE, Contract, Kind, Mode, suit_contract
+from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import default_ruleset
 from scorekeeper.scoring import Slate, verify_entry
 
@@ -195,7 +196,7 @@ def test_digital_evening_records_on_the_slate() -> None:
     """Play meets the slate as in the services: every played hand's entry is one the slate accepts."""
     for variant in ("three", "teams", "club"):
         rs = default_ruleset(variant)
-        entries = []
+        entries: list[HandEntry] = []
         slate = Slate.build(rs, 0, entries)
         rng = random.Random(variant)
         while not slate.complete:

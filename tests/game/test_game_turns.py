@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.game.errors import RuleError
-from scorekeeper.game.rulesets import BarrelRule, Variant, default_ruleset
+from scorekeeper.game.rulesets import BarrelRule, RuleSet, Variant, default_ruleset
 from scorekeeper.game.turns import Turn, barrel_seat, dealer_after, eligible_order, forehand, turn_to_choose
 
 THREE = default_ruleset(Variant.THREE)  # book barrel rule
@@ -14,7 +14,7 @@ SOLO4 = default_ruleset(Variant.SOLO4)
 THREE_ONLINE = default_ruleset(Variant.THREE, barrel=BarrelRule.ONLINE)
 
 
-def _speakers(rs, dealer: int, full: set[int]) -> list[Turn]:
+def _speakers(rs: RuleSet, dealer: int, full: set[int]) -> list[Turn]:
     """Every turn of a hand in which everybody who may pass passes."""
     out = [turn_to_choose(rs, dealer, full, 0)]
     while out[-1].may_pass:
@@ -91,7 +91,7 @@ def test_negative_passes_are_a_programming_error() -> None:
 
 
 @pytest.mark.parametrize("rs", [THREE, THREE_ONLINE, TEAMS, SOLO4])
-def test_barrel_seat_is_always_eligible_and_reached(rs) -> None:
+def test_barrel_seat_is_always_eligible_and_reached(rs: RuleSet) -> None:
     sides = range(rs.n_sides)
     for dealer in range(rs.n_players):
         for mask in range(2**rs.n_sides - 1):  # every set of full sides but "all full"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
 from scorekeeper.game.contracts import all_contracts
@@ -72,7 +72,7 @@ def hand_for(rs: RuleSet, row_key: str, seat: int, value: int) -> HandEntry:
     return HandEntry(row_key, seat, contract, value, 157 - value)
 
 
-def table(rs: RuleSet, rows: dict[str, tuple[int, ...]]) -> list[HandEntry]:
+def table(rs: RuleSet, rows: Mapping[str, tuple[int, ...]]) -> list[HandEntry]:
     """A three-player / solo slate given as row -> one value per seat, row by row."""
     return [hand_for(rs, key, seat, v) for key, vals in rows.items() for seat, v in enumerate(vals)]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,21 +30,23 @@ from scorekeeper.history.export import (
 from scorekeeper.history.housekeeping import view
 from scorekeeper.history.purse import purse
 from scorekeeper.history.ratings import ratings
+from scorekeeper.history.records import CircleRecord
 from scorekeeper.history.sample import sample_circle
 from scorekeeper.history.spreadsheet import CSV_COLUMNS, csv_cell, csv_rows, csv_text
 from scorekeeper.history.stats import Filter, circle_stats
 
 NOW = datetime(2026, 11, 30, 20, 15, tzinfo=UTC)
+Edit = Callable[[dict[str, Any]], object]  # damages an encoded export in place
 GOLDEN_V1 = Path(__file__).resolve().parents[1] / "golden" / "history" / "export_v1.json"
 
 
-def without_unfinished(c):
+def without_unfinished(c: CircleRecord) -> CircleRecord:
     return replace(
         c, evenings=tuple(replace(ev, digital=tuple(h for h in ev.digital if h.finished)) for ev in c.evenings)
     )
 
 
-def figures(c):
+def figures(c: CircleRecord) -> tuple[object, ...]:
     v = view(c)
     return circle_stats(v), purse(v), ratings(v)
 
@@ -97,7 +100,7 @@ def refused(data: bytes | str) -> RuleError:
     return info.value
 
 
-def damaged(edit) -> RuleError:
+def damaged(edit: Edit) -> RuleError:
     doc = encode(rich_circle(), NOW)
     edit(doc)
     return refused(json.dumps(doc))
@@ -140,9 +143,13 @@ def test_a_newer_version_is_refused_with_its_number() -> None:
         (lambda d: d["settlements"][0].update(rappen=9.5), "export.settlements[0].rappen"),
         (lambda d: d["housekeeping"][0].update(kind="erase"), "export.housekeeping[0].kind"),
         (lambda d: d.update(circle=[]), "export.circle"),
+        (lambda d: d.pop("exported_at"), "export.exported_at"),
+        (lambda d: d.update(exported_at=None), "export.exported_at"),
+        (lambda d: d.update(exported_at="2026-11-30T20:15:00"), "export.exported_at"),
+        (lambda d: d.update(exported_at=1764533700), "export.exported_at"),
     ],
 )
-def test_damaged_files_name_the_place(edit, where: str) -> None:
+def test_damaged_files_name_the_place(edit: Edit, where: str) -> None:
     err = damaged(edit)
     assert err.code == "export_damaged" and err.params == {"where": where}
 
@@ -169,9 +176,51 @@ def test_damaged_files_name_the_place(edit, where: str) -> None:
         (lambda d: d["evenings"][-2].update(cuts=[]), "evenings[8]", "cut_missing"),
         (lambda d: d["settlements"][0].update(payee="p2"), "settlements", "payment_same_player"),
         (lambda d: d["housekeeping"][0].update(name=""), "housekeeping", "player_name"),
+        # what starting an evening refuses, a file may not say either (RuleSet.check)
+        (
+            lambda d: d["evenings"][0]["ruleset"]["rows"][2].update(factor=10**15),
+            "evenings[0].ruleset.rows[2].factor",
+            "factor_range",
+        ),
+        (
+            lambda d: d["evenings"][3]["ruleset"]["rows"][0].update(factor=100_000),
+            "evenings[3].ruleset.rows[0].factor",
+            "factor_range",
+        ),
+        (
+            lambda d: d["evenings"][0]["ruleset"]["rows"][0].update(factor=0),
+            "evenings[0].ruleset.rows[0].factor",
+            "factor_range",
+        ),
+        (
+            lambda d: d["evenings"][1]["ruleset"]["stake"].update(rappen=10**15),
+            "evenings[1].ruleset.stake.rappen",
+            "stake_range",
+        ),
+        (
+            lambda d: d["evenings"][1]["ruleset"]["stake"].update(per_points=10**6),
+            "evenings[1].ruleset.stake.per_points",
+            "stake_range",
+        ),
+        (
+            lambda d: d["evenings"][0]["ruleset"]["rows"].extend(d["evenings"][0]["ruleset"]["rows"][-1:] * 3000),
+            "evenings[0].ruleset.rows",
+            "rows_count",
+        ),
+        (  # house rules (docs/DECISIONS.md): other rows are a circle's own, a contract in one row
+            lambda d: d["evenings"][0]["ruleset"]["rows"][0].update(kinds=["obenabe"], suit=None),
+            "evenings[0].ruleset.rows[4]",
+            "row_twice",
+        ),
+        (
+            lambda d: d["evenings"][0]["ruleset"].update(seich=True, seich_times=0),
+            "evenings[0].ruleset.seich_times",
+            "option_range",
+        ),
+        (lambda d: d["settlements"][0].update(rappen=10**15), "settlements", "payment_amount"),
     ],
 )
-def test_files_that_do_not_add_up_say_why(edit, where: str, reason: str) -> None:
+def test_files_that_do_not_add_up_say_why(edit: Edit, where: str, reason: str) -> None:
     err = damaged(edit)
     assert err.code == "export_invalid" and err.params == {"where": where, "reason": reason}
 

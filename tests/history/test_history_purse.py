@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from itertools import combinations
 
@@ -23,7 +24,7 @@ from scorekeeper.history.purse import (
     settlements_in_force,
     verify_settlement,
 )
-from scorekeeper.history.records import PaymentKind, Settlement
+from scorekeeper.history.records import CircleRecord, PaymentKind, Settlement
 from scorekeeper.history.sample import sample_circle
 from scorekeeper.history.stats import Filter, Season
 
@@ -37,7 +38,7 @@ def pay(seq: int, payer: str, payee: str, rappen: int, day: int = 1) -> Settleme
     return Settlement(seq, P.PAYMENT, None, payer, payee, rappen, at(day), "Ann")
 
 
-def book_circle(settlements=()):
+def book_circle(settlements: Sequence[Settlement] = ()) -> CircleRecord:
     return circle(ROSTER, [evening("e1", THREE, ["p1", "p2", "p3"], table(THREE, BOOK))], settlements=settlements)
 
 
@@ -70,7 +71,7 @@ def test_a_correction_supersedes_and_a_void_takes_back() -> None:
         (pay(3, "p2", "p9", 100), "player_unknown"),
         (pay(3, "p2", "p1", 0), "payment_amount"),
         (pay(3, "p2", "p1", -5), "payment_amount"),
-        (replace(pay(3, "p2", "p1", 5), rappen=5.0), "payment_amount"),
+        (replace(pay(3, "p2", "p1", 5), rappen=5.0), "payment_amount"),  # type: ignore[arg-type]  # a float on purpose
         (replace(pay(3, "p2", "p1", 5), paid_at=None), "payment_date"),
         (Settlement(3, P.CORRECTION, 7, "p2", "p1", 5, at(1)), "payment_unknown"),
         (Settlement(3, P.VOID, 1), "payment_unknown"),  # already voided

@@ -11,13 +11,26 @@ from openskill.models import PlackettLuce
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.history import ratings as ratings_module
 from scorekeeper.history.housekeeping import view
-from scorekeeper.history.ratings import Ladder, ranks, ratings
+from scorekeeper.history.ratings import Ladder, ladder_of, ranks, ratings
 from scorekeeper.history.records import Housekeeping, HousekeepingKind
 from scorekeeper.history.sample import sample_circle
 from scorekeeper.history.stats import Filter
 
 THREE = default_ruleset(Variant.THREE)
 ROSTER = players("Ann", "Beth", "Cath", "Dora")
+
+
+def test_every_variant_is_rated_on_a_ladder() -> None:
+    """No side map of variants: the ladder follows from the rule set, so a variant added later is
+    rated (a team game with the teams, players alone by their number) instead of a KeyError."""
+    ladders = {v: ladder_of(default_ruleset(v)) for v in Variant}
+    assert ladders == {
+        Variant.THREE: Ladder.THREE,
+        Variant.SOLO4: Ladder.SOLO,
+        Variant.TEAMS: Ladder.TEAM,
+        Variant.CLUB: Ladder.TEAM,
+    }
+    assert set(ladders.values()) == set(Ladder)  # every ladder is some variant's
 
 
 def test_ranks_share_places_on_equal_scores() -> None:

@@ -17,7 +17,7 @@ def test_money_over_time_ends_at_each_players_net() -> None:
     data = money_over_time(VIEW)
     stats = circle_stats(VIEW)
     assert {s.key: s.values[-1] for s in data.series} == {p.player: p.net_rappen for p in stats.players if p.evenings}
-    assert [s.values[-1] for s in data.series] == sorted((s.values[-1] for s in data.series), reverse=True)
+    assert [s.values[-1] for s in data.series] == sorted((s.values[-1] for s in data.series), reverse=True)  # type: ignore[type-var]  # each ends with a value
     for s in data.series:
         first = next(i for i, v in enumerate(s.values) if v is not None)
         assert all(v is None for v in s.values[:first]) and all(v is not None for v in s.values[first:])
@@ -31,6 +31,7 @@ def test_rating_over_time_ends_at_the_current_rating() -> None:
     data = rating_over_time(ladder)
     for s, r in zip(data.series, ladder.players, strict=True):
         assert s.values[-1] == pytest.approx(r.rating.mu)
+        assert s.low is not None and s.high is not None  # a rating's band
         assert s.low[-1] == pytest.approx(r.rating.mu - r.rating.sigma)
         assert s.high[-1] == pytest.approx(r.rating.mu + r.rating.sigma)
     assert len(data.x) == len({pt.evening for r in ladder.players for pt in r.history})

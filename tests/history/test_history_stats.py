@@ -12,7 +12,7 @@ from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.history.housekeeping import view
 from scorekeeper.history.outcome import clear_cache, outcome
-from scorekeeper.history.records import Housekeeping, HousekeepingKind, Status
+from scorekeeper.history.records import CircleRecord, Housekeeping, HousekeepingKind, Status
 from scorekeeper.history.sample import sample_circle
 from scorekeeper.history.stats import Filter, Season, card_points, circle_stats
 
@@ -36,7 +36,7 @@ def team_entries() -> list[HandEntry]:
     return out
 
 
-def book_and_team():
+def book_and_team() -> CircleRecord:
     book = evening("book", THREE, ["p1", "p2", "p3"], table(THREE, BOOK), day=0)
     team = evening("team", TEAMS, ["p1", "p2", "p3", "p4"], team_entries(), day=1)
     return circle(ROSTER, [book, team])

@@ -86,13 +86,19 @@ class Site:
 
 @pytest.fixture
 def site(db_url: str, tmp_path: Path) -> Iterator[Site]:
-    caddy = _caddy()
     https_port = free_port()
-    settings = {
-        "PUBLIC_URL": f"https://localhost:{https_port}",
-        "PROXY_HOPS": "1",
-        "LIMIT_NEW_CIRCLES": "2 per hour",
-    }
+    yield from _site(db_url, tmp_path, https_port, {"PUBLIC_URL": f"https://localhost:{https_port}"})
+
+
+@pytest.fixture
+def site_without_public_url(db_url: str, tmp_path: Path) -> Iterator[Site]:
+    """As the issue found it: one trusted hop, no PUBLIC_URL (links follow the proxied request)."""
+    yield from _site(db_url, tmp_path, free_port(), {})
+
+
+def _site(db_url: str, tmp_path: Path, https_port: int, extra: dict[str, str]) -> Iterator[Site]:
+    caddy = _caddy()
+    settings: dict[str, Any] = {"PROXY_HOPS": "1", "LIMIT_NEW_CIRCLES": "2 per hour", **extra}
     with gunicorn(db_url, tmp_path, **settings) as upstream:
         config = tmp_path / "Caddyfile"
         storage = tmp_path / "caddy"
@@ -189,3 +195,30 @@ def test_the_real_client_address_reaches_the_rate_limiter(site: Site) -> None:
     assert create("127.0.0.3") == 429
     assert create("127.0.0.3", forged="198.51.100.1") == 429  # Caddy replaces a forged header
     assert create("127.0.0.4") == 201  # another client: not counted as Caddy's own address
+
+
+def test_a_forged_port_or_prefix_passes_caddy_but_moves_no_link(site_without_public_url: Site) -> None:
+    """Caddy passes a client's X-Forwarded-Port and -Prefix on unchanged (and replaces its -Host);
+    the app reads neither: links, relative links and asset URLs stay on the address opened."""
+    site = site_without_public_url
+    forged = {"X-Forwarded-Port": "6666", "X-Forwarded-Prefix": "/evil", "X-Forwarded-Host": "evil.example"}
+    status, headers, page = site.request("GET", "/", source="127.0.0.5", headers=forged)
+    assert status == 200
+    session = headers["Set-Cookie"].split(";", 1)[0]
+    status, _h, created = site.request(
+        "POST",
+        "/",
+        source="127.0.0.5",
+        body={"name": "Club", "csrf_token": csrf(page)},
+        headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": session, **forged},
+    )
+    assert status == 200, created[:500]
+    links = re.findall(r"https?://[^\s\"'<>]+/c/[\w-]+", created)
+    assert links and all(u.startswith(f"{site.url}/c/") for u in links), links
+    write = links[0].rsplit("/c/", 1)[1]
+    status, _h, circle = site.request("GET", f"/c/{write}", source="127.0.0.5", headers=forged)
+    assert status == 200
+    assets = re.findall(r'(?:href|src)="([^"]+\?v=[0-9a-f]+)"', circle)
+    assert assets and all(a.startswith("/static/") for a in assets), assets
+    for text in (page, created, circle):
+        assert "6666" not in text and "/evil" not in text and "evil.example" not in text

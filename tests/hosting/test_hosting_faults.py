@@ -17,6 +17,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from scorekeeper.services import evenings
+from scorekeeper.services.read import snapshot
+from scorekeeper.services.read.snapshot import load_snapshot
 
 
 def _lost(*_args: Any, **_kwargs: Any) -> None:
@@ -88,7 +90,7 @@ def test_a_failure_after_the_commit_answers_from_what_was_committed(
     client, token, evening = circle
     body = hand(evening)
     calls: list[int] = []
-    real = evenings.load_snapshot
+    real = load_snapshot
 
     def once(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
@@ -96,7 +98,7 @@ def test_a_failure_after_the_commit_answers_from_what_was_committed(
             _lost()
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(evenings, "load_snapshot", once)
+    monkeypatch.setattr(snapshot, "load_snapshot", once)
     resp = _post(client, token, evening, body)
     assert resp.status_code == 200, resp.get_data(as_text=True)  # read again, on a fresh connection
     assert resp.get_json()["version"] == 1 and len(calls) == 2
@@ -107,7 +109,7 @@ def test_a_failure_after_the_commit_answers_from_what_was_committed(
 def test_an_answer_that_cannot_be_built_says_the_change_was_saved(circle: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     client, token, evening = circle
     body = hand(evening)
-    monkeypatch.setattr(evenings, "load_snapshot", _lost)
+    monkeypatch.setattr(snapshot, "load_snapshot", _lost)
     message = _fault(_post(client, token, evening, body), 503, "saved_no_answer")
     assert "was saved" in message and "Nothing was written" not in message
     monkeypatch.undo()
@@ -138,7 +140,7 @@ def test_a_bug_after_the_commit_is_a_500_that_says_saved(circle: Any, monkeypatc
     def bug(*_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("a bug while building the answer")
 
-    monkeypatch.setattr(evenings, "load_snapshot", bug)
+    monkeypatch.setattr(snapshot, "load_snapshot", bug)
     _fault(_post(client, token, evening, hand(evening)), 500, "saved_no_answer")
     message = _fault(client.get(f"{API}/evenings/{evening['id']}", headers=bearer(token)), 500, "internal")
     assert "Nothing was written" not in message  # a read says nothing about writing
@@ -166,7 +168,7 @@ def test_pages_say_it_in_the_users_language(circle: Any, monkeypatch: pytest.Mon
     assert client.post(page + "/hands", data=form).status_code == 302  # sent again: once
     assert _hands(client, token, evening) == [90]
 
-    monkeypatch.setattr(evenings, "load_snapshot", _lost)
+    monkeypatch.setattr(snapshot, "load_snapshot", _lost)
     resp = client.get(page)
     assert resp.status_code == 503 and resp.headers["Retry-After"] == "5"
     assert "Datenbank" in resp.get_data(as_text=True)
@@ -182,7 +184,7 @@ def test_the_error_log_writes_no_token(
     def bug(*_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(evenings, "load_snapshot", bug)
+    monkeypatch.setattr(snapshot, "load_snapshot", bug)
     with caplog.at_level("ERROR"):
         assert client.get(f"/c/{token}/e/{evening['id']}").status_code == 500
     assert "Exception on /c/…/e/" in caplog.text and token not in caplog.text

@@ -4,6 +4,7 @@ changes nothing; in memory on one host and in Redis shared by several."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import Any
 
@@ -51,6 +52,7 @@ def test_defaults_a_real_table_never_meets() -> None:
     assert defaults["LIMIT_NEW_CIRCLES"] == "10 per hour"
     assert defaults["LIMIT_WRONG_TOKENS"] == "20 per 10 minutes"
     assert defaults["LIMIT_EVENING_WRITES"] == "120 per minute"
+    assert defaults["LIMIT_IMPORTS"] == "10 per hour"
     assert defaults["RATELIMIT_STORAGE_URI"] == "memory://"
 
 
@@ -183,3 +185,29 @@ def test_client_address_behind_a_proxy(limited: Callable[..., Flask], hops: int)
     assert [create("203.0.113.1"), create("203.0.113.1")] == [201, 201]
     assert create("203.0.113.1") == 429
     assert create("203.0.113.2") == (201 if hops else 429)
+
+
+def test_imports_per_address_refused_ones_too(limited: Callable[..., Flask]) -> None:
+    """Every export file sent counts, a refused one too (reading and checking it is the cost),
+    before its body is read; the page and the API share the limit."""
+    from scorekeeper.history import export
+    from scorekeeper.history.sample import sample_circle
+    from scorekeeper.models import utcnow
+
+    app = limited(LIMIT_IMPORTS="3 per hour", WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    for endpoint in limits.IMPORTING:
+        assert limits.IMPORTS in limits.kinds_of(endpoint, list(app.url_map.iter_rules(endpoint)))
+    good = export.dumps(sample_circle(3, evenings=2, players=4), utcnow()).encode()
+    kind = {"Content-Type": "application/json"}
+    assert client.post(f"{API}/circles/import", data=b"not json", headers=kind, environ_base=ANNA).status_code == 422
+    assert client.post(f"{API}/circles/import", data=good, headers=kind, environ_base=ANNA).status_code == 201
+    page = client.get("/restore", environ_base=ANNA).get_data(as_text=True)
+    upload = {"csrf_token": csrf(page), "file": (io.BytesIO(b"{}"), "x.json")}
+    assert client.post("/restore", data=upload, environ_base=ANNA).status_code == 422  # the third
+    refused = client.post(f"{API}/circles/import", data=good, headers=kind, environ_base=ANNA)
+    assert _refused(refused, api=True).startswith("Too many export files from your address. Nothing was written.")
+    page = client.get("/restore", environ_base=ANNA).get_data(as_text=True)
+    upload = {"csrf_token": csrf(page), "file": (io.BytesIO(good), "x.json")}
+    assert "Too many export files" in _refused(client.post("/restore", data=upload, environ_base=ANNA), api=False)
+    assert client.post(f"{API}/circles/import", data=good, headers=kind, environ_base=BEAT).status_code == 201

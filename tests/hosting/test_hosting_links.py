@@ -8,6 +8,7 @@ import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import segno
@@ -29,7 +30,7 @@ def _every_link(app: Flask, host: str) -> list[str]:
     """Create a circle on the page, open its share section, make a new onlookers link, start an
     evening with a digital table and hand out seat links (page and API): every link shown."""
     client = app.test_client()
-    environ = {"base_url": f"http://{host}"}
+    environ: dict[str, Any] = {"base_url": f"http://{host}"}
     page = client.get("/", **environ).get_data(as_text=True)
     created = client.post("/", data={"name": "Runde", "csrf_token": csrf(page)}, **environ)
     assert created.status_code == 200
@@ -133,6 +134,46 @@ def test_proxy_headers_from_one_trusted_hop(app_factory: Callable[..., Flask], d
     created = client.post("/", data={"name": "Runde", "csrf_token": csrf(page)}, headers=forwarded)
     links = _links(created.get_data(as_text=True))
     assert links and all(u.startswith("https://jass.example.ch/") for u in links), links
+
+
+# What a client may send past the documented proxy: Caddy replaces X-Forwarded-For, -Proto and
+# -Host, and passes X-Forwarded-Port and -Prefix on as the client sent them.
+FORGED_PORT_PREFIX = {"X-Forwarded-Port": "6666", "X-Forwarded-Prefix": "/evil"}
+ASSET = re.compile(r'(?:href|src)="([^"]+\?v=[0-9a-f]+)"')
+
+
+@pytest.mark.parametrize("public_url", ["", "https://jass.example.ch"])
+def test_a_forged_port_or_prefix_moves_no_link(app_factory: Callable[..., Flask], db_url: str, public_url: str) -> None:
+    """Behind one trusted proxy (PROXY_HOPS=1), with and without PUBLIC_URL: a client's
+    X-Forwarded-Port and X-Forwarded-Prefix reach no link, no relative link and no asset URL."""
+    app = app_factory(db_url, WTF_CSRF_ENABLED=True, PROXY_HOPS=1, PUBLIC_URL=public_url)
+    client = app.test_client()
+    forwarded = {"X-Forwarded-Host": "jass.example.ch", "X-Forwarded-Proto": "https", **FORGED_PORT_PREFIX}
+    page = client.get("/", headers=forwarded).get_data(as_text=True)
+    created = client.post("/", data={"name": "Runde", "csrf_token": csrf(page)}, headers=forwarded)
+    assert created.status_code == 200
+    html = created.get_data(as_text=True)
+    links = _links(html)
+    assert links and all(u.startswith("https://jass.example.ch/c/") for u in links), links
+    assert "6666" not in html and "/evil" not in html
+    write = links[0].rsplit("/c/", 1)[1]
+    circle_page = client.get(f"/c/{write}", headers=forwarded).get_data(as_text=True)
+    assets = ASSET.findall(circle_page)
+    assert assets and all(a.startswith("/static/") for a in assets), assets
+    assert f'href="/c/{write}/start?variant=' in circle_page  # relative links: no prefix either
+    assert "6666" not in circle_page and "/evil" not in circle_page
+    manifest = client.get("/manifest.webmanifest", headers=forwarded).get_json()
+    assert manifest["start_url"] == "/" and all(i["src"].startswith("/static/") for i in manifest["icons"])
+
+
+def test_the_proxy_fix_trusts_only_what_caddy_sets(app_factory: Callable[..., Flask], db_url: str) -> None:
+    """The middleware itself: For, Proto and Host from one hop; Port and Prefix never."""
+    from werkzeug.middleware.proxy_fix import ProxyFix
+
+    app = app_factory(db_url, PROXY_HOPS=1)
+    fix = app.wsgi_app  # outermost: the fast poll's layer sits inside it
+    assert isinstance(fix, ProxyFix)
+    assert (fix.x_for, fix.x_proto, fix.x_host, fix.x_port, fix.x_prefix) == (1, 1, 1, 0, 0)
 
 
 @pytest.mark.parametrize("bad", ["jass.example.ch", "ftp://x.example", "https://", "https://x.example/?a=1"])

@@ -18,9 +18,9 @@ from sqlalchemy import event
 from werkzeug.test import Client
 
 from scorekeeper.extensions import db
-from scorekeeper.services.stamp import Prepared
-from scorekeeper.services.stamp_watch import Watched
-from scorekeeper.services.tokens import hash_token
+from scorekeeper.services.read.stamp import Prepared
+from scorekeeper.services.read.stamp_watch import Watched
+from scorekeeper.services.store.tokens import hash_token
 from scorekeeper.web.poll import FastPoll, release_of
 
 ANNA = {"REMOTE_ADDR": "198.51.100.7"}
@@ -149,7 +149,7 @@ def test_a_rotated_link_stops_at_once_on_every_worker(app_factory: Callable[...,
     assert two.get(f"/c/{write}{poll}").status_code == 204  # the other worker has answered the old link
     new = one.post(f"{API}/circle/write-token", headers=bearer(write)).get_json()["write_token"]
     for client in (one, two):
-        assert client.get(f"/c/{write}{poll}").status_code == 404
+        assert client.get(f"/c/{write}{poll}").status_code == 410  # replaced: said so, not counted
         assert client.get(f"/c/{new}{poll}").status_code == 204
 
 
@@ -230,7 +230,10 @@ def test_a_waiting_message_is_never_hidden_behind_a_304(app_factory: Callable[..
     assert sent.status_code == 302
     shown = client.get(page, headers={"If-None-Match": first.headers["ETag"]})
     assert shown.status_code == 200 and "nothing else can be chosen here" in shown.text
-    assert client.get(page, headers={"If-None-Match": shown.headers["ETag"]}).status_code == 304
+    # the page with the message is kept by nobody (no ETag, no-store): a 304 would show it again
+    assert "ETag" not in shown.headers and shown.headers["Cache-Control"] == "no-store"
+    after = client.get(page, headers={"If-None-Match": first.headers["ETag"]})
+    assert after.status_code == 304 and after.headers["ETag"] == first.headers["ETag"]
 
 
 def test_what_the_slate_page_shows_beside_the_version_changes_its_etag(
@@ -309,12 +312,14 @@ def _undo(client: Any, write: str) -> dict[str, Any]:
 
 
 def _same_stamps(app: Flask, write: str, public_id: str, name: str) -> None:
-    from scorekeeper.services import circles, evenings, stamp
+    from scorekeeper.services import circles, evenings
+    from scorekeeper.services.read import stamp
+    from scorekeeper.services.read.snapshot import load_snapshot
 
     with app.app_context():
         fast = stamp.by_link(_fast(app).engine, write, public_id)
         circle, _w = circles.open_circle(write)
-        drawn = stamp.stamp_of(evenings.load_snapshot(evenings.get_evening(circle, public_id)))
+        drawn = stamp.stamp_of(load_snapshot(evenings.get_evening(circle, public_id)))
         assert fast == (drawn, True), name
         stamps = _fast(app).stamps
         if isinstance(stamps, Watched):

@@ -5,14 +5,14 @@ the API and the pages. Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_D
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hosting_helpers import API, bearer, circle_tokens
 from shared_helpers import rid
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, func, select, update
 
 from scorekeeper.extensions import db
 from scorekeeper.history.records import PaymentKind
@@ -129,11 +129,26 @@ def test_every_api_write_refuses_a_reused_request_id(app: Flask) -> None:
     ev = w.ok("POST", base + "/end", end)
     assert ev["status"] == "ended"
     w.reused("POST", base + "/end", {**end, "early": False})
+    w.reused("POST", base + "/end", {**end, "counts_in_money": False})  # what the table said is the request
+    assert w.ok("POST", base + "/end", {**end, "counts_in_money": True})["version"] == ev["version"]
     reopen = {"expected_version": ev["version"], "request_id": rid("reopen")}
     ev = w.ok("POST", base + "/reopen", reopen)
     w.reused("POST", base + "/undo", reopen)
     assert w.ok("POST", base + "/reopen", reopen)["version"] == ev["version"]
     assert ev["status"] == "open"
+
+    # housekeeping: the same id with another name, player or kind writes nothing
+    players = {
+        p["name"]: p["id"] for p in w.client.get(f"{API}/players", headers=bearer(w.token)).get_json()["players"]
+    }
+    rename = {"kind": "rename", "player": players["Anna"], "name": "Anne-Marie", "request_id": rid("hk")}
+    change = w.ok("POST", "/housekeeping", rename, 201)
+    assert w.ok("POST", "/housekeeping", rename, 201)["seq"] == change["seq"]
+    w.reused("POST", "/housekeeping", {**rename, "name": "Anne-Marie Zurbriggen"})
+    w.reused("POST", "/housekeeping", {**rename, "player": players["Beat"]})
+    w.reused("POST", "/housekeeping", {"kind": "undo", "undoes": change["seq"], "request_id": rename["request_id"]})
+    log = w.client.get(f"{API}/housekeeping", headers=bearer(w.token)).get_json()["changes"]
+    assert [(c["kind"], c["name"]) for c in log] == [("rename", "Anne-Marie")]
 
 
 def test_a_page_says_so_in_the_users_language_and_offers_a_fresh_form(app: Flask) -> None:
@@ -178,8 +193,8 @@ def test_a_request_applied_before_digests_were_kept_is_compared_by_its_action(ap
     ev = w.ok("POST", base + "/hands", first)
     with app.app_context():  # as the migration leaves the rows written before it (below the append-only guard)
         with db.engine.begin() as conn:
-            conn.execute(update(AppliedRequest.__table__).values(digest=None))
-            conn.execute(update(Evening.__table__).values(start_digest=None))
+            conn.execute(update(cast(Table, AppliedRequest.__table__)).values(digest=None))
+            conn.execute(update(cast(Table, Evening.__table__)).values(start_digest=None))
     assert w.ok("POST", "/evenings", {**start, "first_dealer": 2}, 201)["id"] == ev["id"]
     assert w.ok("POST", base + "/hands", {**first, "declarer_points": 80, "defender_points": 77})["version"] == 1
     w.reused("POST", base + "/undo", {"expected_version": 1, "request_id": first["request_id"]})

@@ -32,9 +32,10 @@ def two_hosts(app_factory: Callable[..., Flask], db_url: str) -> tuple[FlaskClie
 
 
 def _can_write(client: FlaskClient, token: str) -> bool | None:
-    """What the API says of a token: True (write), False (read-only), None (opens nothing)."""
+    """What the API says of a token: True (write), False (read-only), None (replaced: opens nothing)."""
     resp = client.get(f"{API}/circle", headers=bearer(token))
-    if resp.status_code == 404:
+    if resp.status_code == 410:
+        assert resp.get_json()["error"]["code"] == "link_replaced"
         return None
     assert resp.status_code == 200, resp.get_data(as_text=True)
     can_write: bool = resp.get_json()["can_write"]
@@ -56,9 +57,9 @@ def test_api_replaces_the_write_token_for_every_host(two_hosts: tuple[FlaskClien
         assert _can_write(client, new) is True
         assert _can_write(client, view) is False  # the onlookers keep their link
         refused = client.get(f"{API}/evenings/{evening['id']}", headers=bearer(write))
-        assert refused.status_code == 404
+        assert refused.status_code == 410
         assert client.get(f"{API}/evenings/{evening['id']}", headers=bearer(new)).status_code == 200
-    assert two.post(f"{API}/circle/write-token", headers=bearer(write)).status_code == 404
+    assert two.post(f"{API}/circle/write-token", headers=bearer(write)).status_code == 410
 
     # the onlookers token: replaced with the write token, never with itself
     assert two.post(f"{API}/circle/view-token", headers=bearer(view)).status_code == 403
@@ -99,7 +100,7 @@ def test_the_page_asks_first_then_shows_the_new_link_once(two_hosts: tuple[Flask
     remembered = REMEMBERED.search(page)
     assert remembered is not None and remembered.group(1) == new  # this phone keeps the new link
     for client in (one, two):
-        assert client.get(f"/c/{write}").status_code == 404
+        assert client.get(f"/c/{write}").status_code == 410
         assert client.get(f"/c/{new}").status_code == 200
         assert client.get(f"/c/{view}").status_code == 200
 
@@ -152,5 +153,5 @@ def test_no_worker_answers_the_old_link_once_the_new_one_is_shown(
         status, body = _status(server.port, "POST", f"{API}/circle/write-token", write)
         assert status == 200, body
         new = json.loads(body)["write_token"]
-        assert {_status(server.port, "GET", poll.format(write))[0] for _ in range(40)} == {404}
+        assert {_status(server.port, "GET", poll.format(write))[0] for _ in range(40)} == {410}
         assert {_status(server.port, "GET", poll.format(new))[0] for _ in range(10)} == {204}

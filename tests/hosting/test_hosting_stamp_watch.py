@@ -1,4 +1,4 @@
-"""The watched copy of the fast poll's stamps on PostgreSQL (scorekeeper/services/stamp_watch.py):
+"""The watched copy of the fast poll's stamps on PostgreSQL (scorekeeper/services/read/stamp_watch.py):
 kept answers cost no statement, and every guarantee of the one statement holds: a change made
 anywhere (another host, with no commit of this process) drops the entry once its notification is
 heard, a lost listener means no kept answers until a new one listens, a read racing a change is
@@ -20,9 +20,9 @@ from hosting_helpers import API, bearer, circle_tokens, hand, start_evening
 from sqlalchemy import Column, make_url
 from sqlalchemy.sql import visitors
 
-from scorekeeper.services import stamp, stamp_watch
-from scorekeeper.services.stamp_watch import Direct, Watched
-from scorekeeper.services.tokens import hash_token
+from scorekeeper.services.read import stamp, stamp_watch
+from scorekeeper.services.read.stamp_watch import Direct, Watched
+from scorekeeper.services.store.tokens import hash_token
 from scorekeeper.web.poll import FastPoll
 
 
@@ -51,7 +51,7 @@ def raw(db_url: str) -> Iterator[psycopg.Connection[Any]]:
 
 def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
-    real = stamp_watch.link_row
+    real = stamp.link_row
 
     def counted(engine: Any, token: str, public_id: str) -> Any:
         seen.append(public_id)
@@ -141,7 +141,7 @@ def test_a_read_racing_a_change_is_not_kept(
     app, stamps = watched
     _client, write, ev = _evening(app)
     assert stamps.settle()
-    real = stamp_watch.link_row
+    real = stamp.link_row
 
     def read_then_change(engine: Any, token: str, public_id: str) -> Any:
         row = real(engine, token, public_id)  # the old version, read before the change commits
@@ -252,7 +252,7 @@ def _kept_by_peer(peers: tuple[Flask, Watched, Watched]) -> tuple[str, dict[str,
     return write, ev
 
 
-def _hearing_slowly(peer: Watched, monkeypatch: pytest.MonkeyPatch, hold: Callable[[], None]) -> None:
+def _hearing_slowly(peer: Watched, monkeypatch: pytest.MonkeyPatch, hold: Callable[[], object]) -> None:
     """The peer's listener takes its time over every change it hears (a busy or stuck worker)."""
     real = peer._heard
 

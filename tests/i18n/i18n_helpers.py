@@ -8,8 +8,10 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Sequence
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import cast
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po
@@ -63,7 +65,7 @@ def ids(message: Message) -> tuple[str, ...]:
 
 
 def strings(message: Message) -> tuple[str, ...]:
-    return tuple(message.string) if isinstance(message.string, (list, tuple)) else (message.string,)
+    return tuple(message.string) if isinstance(message.string, (list, tuple)) else (cast(str, message.string),)
 
 
 def babel_keywords() -> list[str]:
@@ -99,7 +101,7 @@ def extract(pot: Path) -> Catalog:
 NAMES = ["Anna", "Beat", "Cla"]
 
 
-def make_evening(app: Flask, deck: str = "swiss", hands: list[HandEntry] = ()) -> tuple[str, str, str]:
+def make_evening(app: Flask, deck: str = "swiss", hands: Sequence[HandEntry] = ()) -> tuple[str, str, str]:
     """(write token, view token, evening id) of a three-player evening in ``deck`` with ``hands`` recorded."""
     with app.app_context():
         circle, write, view = circle_service.create_circle("Donnerstagsjass")

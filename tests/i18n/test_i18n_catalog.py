@@ -71,6 +71,6 @@ def test_the_compiled_catalog_is_current(catalog: Catalog) -> None:
             for n, expected in ((1, strings(m)[0]), (2, strings(m)[1])):
                 assert translations.ngettext(singular, plural, n) == expected, m.id
         elif m.context:
-            assert translations.pgettext(m.context, m.id) == m.string, m.id
+            assert translations.pgettext(m.context, ids(m)[0]) == m.string, m.id
         else:
-            assert translations.gettext(m.id) == m.string, m.id
+            assert translations.gettext(ids(m)[0]) == m.string, m.id

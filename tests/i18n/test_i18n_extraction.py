@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 
 import pytest
-from i18n_helpers import LOCALES, ROOT, babel_keywords, extract, ids, load_catalog
+from i18n_helpers import LOCALES, ROOT, babel_keywords, extract, ids, load_catalog, strings
 
 import scorekeeper
 from scorekeeper.game.errors import RuleError
@@ -40,12 +40,7 @@ def test_extraction_finds_python_templates_and_rule_errors(extracted: dict[str, 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_source_message_is_in_the_catalog(locale: str, extracted: dict[str, set[str]]) -> None:
     catalog = load_catalog(locale)
-    translated = {
-        msgid
-        for m in catalog
-        if m.id and all(s.strip() for s in (m.string if isinstance(m.string, tuple) else (m.string,)))
-        for msgid in ids(m)
-    }
+    translated = {msgid for m in catalog if m.id and all(s.strip() for s in strings(m)) for msgid in ids(m)}
     missing = sorted(set(extracted) - translated)
     report = "\n".join(f"  {msgid!r}  ({', '.join(sorted(extracted[msgid]))})" for msgid in missing)
     assert not missing, (

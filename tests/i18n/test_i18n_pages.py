@@ -66,7 +66,7 @@ def test_circle_and_slate_pages_in_swiss_german(app: Flask, client: FlaskClient)
         "Auf die Tafel schreiben",
         "Punkte Ansager",
         "Punkte Gegner",
-        "Gegenmatch (kein Stich)",
+        "✗ Gegenmatch: kein Stich gemacht",
         "ist Vorhand und wählt zuerst.",
         "gibt.",
         "Reihenfolge und Fass",

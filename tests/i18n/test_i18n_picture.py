@@ -14,6 +14,7 @@ from babel.numbers import format_currency, format_decimal
 from flask import Flask
 from flask.testing import FlaskClient
 from i18n_helpers import make_evening, whole_evening
+from shared_helpers import settled
 
 from scorekeeper.i18n import format_chf, format_tenths, local_date
 from scorekeeper.models import Evening
@@ -76,7 +77,11 @@ def test_the_result_page_links_the_picture_in_its_language(app: Flask, client: F
     _write, view, ev = make_evening(app, hands=whole_evening())
     client.set_cookie("lang", lang)
     page = client.get(f"/c/{view}/e/{ev}").text
-    assert f"/c/{view}/e/{ev}/slate.png?lang={lang}" in page
+    link = f"/c/{view}/e/{ev}/picture"
+    assert link in page
+    # The page's link leads to the shared picture link, in the page's language.
+    to = client.get(link).headers["Location"]
+    assert to.startswith("/p/") and to.endswith(f"/slate.png?lang={lang}")
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -127,7 +132,7 @@ def test_the_money_on_the_result_page_is_babels(app: Flask, client: FlaskClient)
     with app.app_context():
         from scorekeeper.services import circles, evenings
 
-        result = evenings.result(evenings.get_evening(circles.open_circle(view)[0], ev))
+        result = settled(evenings.get_evening(circles.open_circle(view)[0], ev))
         assert result is not None
         nets = result[1].net
     for lang in LANGS:

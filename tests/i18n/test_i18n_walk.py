@@ -270,14 +270,18 @@ def test_a_whole_evening_has_no_english_left(app: Flask, client: FlaskClient, va
     walk.look(slate, "slate half way")
     walk.look(f"{slate}/entries/0", "correcting a hand")
     walk.look(write, "circle with an evening in progress")
-    client_record(client, slate, rs, sent, rs.n_hands)
-    client.get(slate)  # the last "recorded" flash
-    walk.look(slate, "complete slate")
     client.set_cookie("lang", "it_CH")
-    page = client.get(slate).text
-    r = client.post(f"{slate}/end", data=hidden(page, "/end"))
-    assert r.status_code == 302
-    walk.check(client.get(slate).text, "evening closed [it_CH]", "it_CH")
+    client_record(client, slate, rs, sent, rs.n_hands)
+    page = client.get(slate).text  # the last "recorded" flash; over with its last cell, unless a tie waits
+    walk.check(page, "last hand recorded [it_CH]", "it_CH")
+    if f'action="{slate}/end"' in page:  # a tie to cut (three players): the slate is full, still open
+        client.delete_cookie("lang")
+        walk.look(slate, "complete slate")
+        client.set_cookie("lang", "it_CH")
+        r = client.post(f"{slate}/end", data=hidden(client.get(slate).text, "/end"))
+        assert r.status_code == 302
+        walk.check(client.get(slate).text, "evening closed [it_CH]", "it_CH")
+    client.delete_cookie("lang")
     walk.look(slate, "result")
     walk.look(slate.replace(write, view), "result, onlookers")
     walk.look(write, "circle with its history")

@@ -15,6 +15,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask
+from shared_helpers import settled
 from sqlalchemy import create_engine, inspect, select, text
 
 from scorekeeper.config import MIGRATIONS_DIR
@@ -134,7 +135,7 @@ def _fill(app: Flask) -> tuple[str, list[int]]:
         anna = circle.players[0]
         housekeeping.rename_player(circle, anna.id, "Anna Zurbriggen", request_id="k1")
         housekeeping.delete_evening(circle, open_ev.public_id, request_id="k2")
-        outcome = evenings.result(ev)
+        outcome = settled(ev)
         assert outcome is not None
         public_id, money = ev.public_id, list(outcome[1].net)
     with app.app_context():
@@ -146,7 +147,7 @@ def _fill(app: Flask) -> tuple[str, list[int]]:
 def _result_of(app: Flask, public_id: str) -> list[int]:
     with app.app_context():
         ev = db.session.execute(select(Evening).where(Evening.public_id == public_id)).scalar_one()
-        outcome = evenings.result(ev)
+        outcome = settled(ev)
         assert outcome is not None
         return list(outcome[1].net)
 
@@ -191,9 +192,37 @@ def test_rows_survive_each_step_down_and_up(empty_db: str, app_factory: Factory,
     after = _dump(empty_db)
     assert after.pop("housekeeping") == []  # a dropped table comes back empty
     before.pop("housekeeping")
-    dropped = {"entries": "author", "applied_requests": "digest", "evenings": "start_digest"}
-    _same_rows(before, after, ignore=frozenset({*dropped.values(), "counts_in_money"}))  # dropped columns come back
+    dropped = {
+        "entries": "author",
+        "applied_requests": "digest",
+        "evenings": "start_digest",
+        "circles": "view_token_sealed",  # the onlookers link is then made anew to be shown again
+    }
+    # dropped columns come back
+    _same_rows(before, after, ignore=frozenset({*dropped.values(), "counts_in_money", "deleted"}))
     for table, column in dropped.items():
         assert all(r[column] is None for r in after[table]), (table, column)  # empty
     assert all(r["counts_in_money"] for r in after["evenings"])  # ... or with their default
+    # an evening is deleted as its log says: the log came back empty, so none is
+    assert sorted(r["deleted"] for r in before["evenings"]) == [False, True]
+    assert not any(r["deleted"] for r in after["evenings"])
     assert _result_of(app, public_id) == money  # and the evening still adds up
+
+
+def test_an_evening_deleted_before_the_column_is_deleted_after(
+    empty_db: str, app_factory: Factory, migrate_db: Migrate
+) -> None:
+    """Issue 20.6: ``evenings.deleted`` (f2b6d8a4c017) is taken from the stored housekeeping log: an
+    evening whose delete was not taken back is deleted, and its version moves on (a page left open
+    on it learns it at its next poll); the others are left as they were."""
+    app = app_factory(empty_db)
+    migrate_db(empty_db)
+    _fill(app)  # a rename and a delete of the open evening
+    before = {r["public_id"]: r for r in _dump(empty_db)["evenings"]}
+    migrate_db(empty_db, "d3a7c5e1f920", down=True)  # the revision before the column
+    assert "deleted" not in _dump(empty_db)["evenings"][0]
+    migrate_db(empty_db)
+    after = {r["public_id"]: r for r in _dump(empty_db)["evenings"]}
+    assert {pid: r["deleted"] for pid, r in after.items()} == {pid: r["deleted"] for pid, r in before.items()}
+    for pid, row in after.items():
+        assert row["version"] == before[pid]["version"] + (1 if row["deleted"] else 0)

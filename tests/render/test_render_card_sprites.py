@@ -10,15 +10,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.game.cards import Card, DeckStyle
-from scorekeeper.game.faces import (
-    BACK_SYMBOL,
-    CARD_VIEWBOX,
-    SUIT_VIEWBOX,
-    TRUMP_SYMBOL,
-    sprite_file,
-    sprite_symbols,
-)
 from scorekeeper.render import card_sprites
+from scorekeeper.render.faces import BACK_SYMBOL, CARD_VIEWBOX, SUIT_VIEWBOX, TRUMP_SYMBOL, sprite_file, sprite_symbols
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 SVG = "{http://www.w3.org/2000/svg}"

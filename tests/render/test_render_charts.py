@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import io
+import math
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from PIL import Image
+from shared_helpers import cpu_budget
 
 from scorekeeper.history.housekeeping import view
 from scorekeeper.history.ratings import Ladder, ratings
@@ -22,6 +26,7 @@ from scorekeeper.render.charts import (
     ChartSeries,
     LineChart,
     Marker,
+    Scene,
     Text,
     bar_chart,
     bar_scene,
@@ -74,14 +79,14 @@ CHARTS = [(money, line_scene), (rating, line_scene), (bars, bar_scene)]
 
 
 @pytest.mark.parametrize(("make", "scene_of"), CHARTS)
-def test_svg_needs_no_script_and_no_inline_style(make, scene_of) -> None:
+def test_svg_needs_no_script_and_no_inline_style(make: Callable[[], Any], scene_of: Callable[[Any], Scene]) -> None:
     chart = make()
     text = svg(scene_of(chart), id_prefix="c1")
     root = ET.fromstring(text)
     assert root.tag == f"{SVG}svg" and root.get("role") == "img" and root.get("width") == "100%"
     assert root.get("viewBox", "").startswith("0 0 360 ")
     assert root.get("aria-labelledby") == "c1-title c1-desc"
-    assert root.find(f"{SVG}title").text == chart.title  # escaped on the way in, read back as written
+    assert root.find(f"{SVG}title").text == chart.title  # type: ignore[union-attr]  # escaped on the way in, read back as written
     for el in root.iter():
         assert el.tag not in (f"{SVG}style", f"{SVG}script", f"{SVG}foreignObject")
         assert "style" not in el.attrib
@@ -95,7 +100,7 @@ def test_svg_needs_no_script_and_no_inline_style(make, scene_of) -> None:
 def test_lines_differ_by_more_than_colour() -> None:
     chart = money()
     scene = line_scene(chart)
-    shapes_per_colour = {}
+    shapes_per_colour: dict[object, set[object]] = {}
     for m in scene.shapes:
         if isinstance(m, Marker):
             shapes_per_colour.setdefault(m.fill, set()).add(m.shape)
@@ -106,13 +111,13 @@ def test_lines_differ_by_more_than_colour() -> None:
 
 
 @pytest.mark.parametrize(("make", "scene_of"), CHARTS)
-def test_png_for_sharing(make, scene_of) -> None:
+def test_png_for_sharing(make: Callable[[], Any], scene_of: Callable[[Any], Scene]) -> None:
     scene = scene_of(make())
     data = png(scene)
     image = Image.open(io.BytesIO(data))
     assert image.format == "PNG" and image.size == (720, round(scene.height * 2))
     assert png(scene) == data  # the same chart gives the same bytes
-    colours = {c for _, c in image.convert("RGB").getcolors(1 << 20)}
+    colours = {c for _, c in image.convert("RGB").getcolors(1 << 20)}  # type: ignore[union-attr]  # under 2**20 colours
     assert PALETTE[0] in colours and (255, 255, 255) in colours
 
 
@@ -153,3 +158,26 @@ def test_dashes_split_a_line_into_pieces() -> None:
     pieces = _dashed([(0, 0), (20, 0)], [6, 3])
     assert [(p[0][0], p[-1][0]) for p in pieces] == [(0, 6), (9, 15), (18, 20)]
     assert _dashed([(0, 0), (5, 5)], []) == [[(0, 0), (5, 5)]]
+
+
+@pytest.mark.parametrize(
+    ("lo", "hi"),
+    [
+        (1e17, 1e17 + 1),
+        (1e17, 1e17),
+        (0.0, 0.0),
+        (-1e308, 1e308),
+        (float("nan"), 1.0),
+        (0.0, float("inf")),
+        (3.0, -2.0),
+    ],
+)
+def test_a_scale_has_few_ticks_whatever_the_values(lo: float, hi: float) -> None:
+    """A stored extreme evening's money (or a value the floats cannot tell apart from the next)
+    gives a scale of a few ticks, not an endless loop."""
+    with cpu_budget(10.0):
+        ticks = nice_ticks(lo, hi)
+    assert 2 <= len(ticks) <= 8 and ticks == sorted(set(ticks))
+    finite = [v for v in (lo, hi) if math.isfinite(v) and abs(v) < 1e300]
+    if len(finite) == 2:
+        assert ticks[0] <= min(finite) and ticks[-1] >= max(finite)

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import cast
 
 import pytest
 from PIL import Image, ImageChops
@@ -19,7 +20,7 @@ from render_helpers import decide, picture, play
 
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.render import WIDTH, Marks, PictureRow, SlatePicture, picture_height, render_slate, slate_png
-from scorekeeper.render.chalk import BOARD, FONT_DIR
+from scorekeeper.render.chalk import BOARD, FONT_DIR, font, text_width
 from scorekeeper.render.slate_png import FRAME
 
 STATES = ("empty", "partial", "complete")
@@ -66,9 +67,9 @@ def test_every_variant_and_state_renders(variant: Variant, state: str) -> None:
     img = _open(png)
     assert img.size == (WIDTH, picture_height(pic))
     assert 900 <= img.height <= 2400
-    inside = img.getpixel((FRAME + 6, FRAME + 6))
+    inside = cast(tuple[int, ...], img.getpixel((FRAME + 6, FRAME + 6)))
     assert _near(inside, BOARD, 24), inside  # the slate just inside the frame
-    frame = img.getpixel((FRAME // 2, img.height // 2))
+    frame = cast(tuple[int, ...], img.getpixel((FRAME // 2, img.height // 2)))
     assert frame[0] > frame[2] + 40 and frame[0] > 80, frame  # brown wood
     assert _chalk(img, (0, 0, WIDTH, img.height)) > 10_000  # lines and writing
 
@@ -102,7 +103,7 @@ def _mark_boxes(pic: SlatePicture, row: int) -> list[tuple[float, float, float, 
     """Where the sticks and potatoes of ``row`` (or the match row, ``row == len(rows)``) go, per column."""
     g = slate_png._grid(pic, FONT_DIR)
     top = slate_png.GRID_TOP + slate_png.HEADER_H + row * slate_png.ROW_H
-    out = []
+    out: list[tuple[float, float, float, float]] = []
     for c in range(len(pic.columns)):
         x = g.col_x(c)
         left = x + (g.col_w * 0.54 + 6 if row < len(pic.rows) else 16)
@@ -160,6 +161,27 @@ def test_long_names_and_texts_fit() -> None:
     assert img.size == (WIDTH, picture_height(pic))
 
 
+@pytest.mark.parametrize("variant", [Variant.TEAMS, Variant.SOLO4, Variant.THREE], ids=["teams", "solo4", "three"])
+def test_names_are_chalked_whole_never_cut(variant: Variant) -> None:
+    # issue 20, point 11: the names across the top are never cut with an ellipsis nor broken
+    # inside a word; a long team goes on more lines (at a space or after a hyphen) instead
+    rs = default_ruleset(variant)
+    names = ("Anna-Barbara Müller-Lüdenscheid", "Beat", "Claudio Schwarzenbach", "Dora Zurbriggen")[: rs.n_players]
+    members = tuple(tuple(names[s] for s in rs.seats_of(side)) for side in range(rs.n_sides))
+    pic = replace(picture(rs, play(rs, 4), names=names), column_names=members)
+    room = slate_png._grid(pic, FONT_DIR).col_w - slate_png.NAME_MARGIN
+    drawn = slate_png.name_lines(pic)
+    assert len({n.size for n in drawn}) == 1 and drawn[0].size >= 16  # one size, readable
+    for fitted, column in zip(drawn, members, strict=True):
+        f = font("bold", fitted.size)
+        assert all(text_width(f, line) <= room for line in fitted.lines)
+        text = ""
+        for line in fitted.lines:
+            text += line if not text or text.endswith("-") else " " + line
+        assert text == " & ".join(column) and "…" not in text
+    assert picture_height(pic) == _open(render_slate(pic)).height
+
+
 @pytest.mark.parametrize(
     "change",
     [
@@ -208,3 +230,16 @@ def test_the_bytes_do_not_depend_on_the_process() -> None:
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     assert out.strip() == hashlib.sha256(render_slate(pic)).hexdigest()
+
+
+def test_a_circles_own_rules_render_with_its_row_names() -> None:
+    """House rules (issue 24): eleven rows with a named house row and a costly countermatch."""
+    from house_rules_helpers import eleven_rows_with_tutti_and_misere
+
+    rs = eleven_rows_with_tutti_and_misere()
+    slate = play(rs, countermatches=2)
+    result, _cuts = decide(slate)
+    pic = picture(rs, slate, result)
+    assert "Bock" in [row.label for row in pic.rows]
+    img = _open(render_slate(pic))
+    assert img.size == (WIDTH, picture_height(pic))

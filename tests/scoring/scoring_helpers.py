@@ -45,7 +45,8 @@ def random_entry(ruleset: RuleSet, slate: Slate, rng: random.Random, *, seich_ra
     if ruleset.seich and barrel_side not in slate.seich_used and rng.random() < seich_rate:
         return HandEntry.seich_hand(barrel)
     row = ruleset.row(rng.choice(slate.open_rows(side)))
-    contract = rng.choice(row_contracts(row)) if row.is_choice or rng.random() < 0.5 else None
+    played = row.playable and (row.is_choice or rng.random() < 0.5)  # a house row: no contract
+    contract = rng.choice(row_contracts(row)) if played else None
     roll = rng.random()
     if roll < 0.08:
         return HandEntry(row.key, seat, contract, 157, 0, match=True)

@@ -7,16 +7,17 @@ import pytest
 from scoring_helpers import hand
 from shared_helpers import row_contracts
 
+from scorekeeper.game.contracts import Contract
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
-from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.scoring import Slate, verify_entry
 
 THREE = default_ruleset(Variant.THREE)
 CLUB = default_ruleset(Variant.CLUB)
 
 
-def _code(ruleset, entries, entry, replacing: int) -> str:
+def _code(ruleset: RuleSet, entries: list[HandEntry], entry: HandEntry, replacing: int) -> str:
     slate = Slate.build(ruleset, 0, entries)
     with pytest.raises(RuleError) as info:
         verify_entry(ruleset, slate, entry, replacing=replacing)
@@ -52,7 +53,7 @@ def test_unknown_index() -> None:
     assert _code(THREE, entries, hand("suit_C", 1, 50), replacing=-1) == "entry_unknown"
 
 
-def _choice(rs, key: str):
+def _choice(rs: RuleSet, key: str) -> Contract | None:
     row = rs.row(key)
     return row_contracts(row)[0] if row.is_choice else None
 

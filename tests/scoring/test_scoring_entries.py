@@ -20,7 +20,7 @@ from scorekeeper.game.contracts import (
 )
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
-from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.scoring import ERROR_CODES, Slate, cell_value, verify_entry
 
 THREE = default_ruleset(Variant.THREE)
@@ -77,7 +77,7 @@ def test_divide_and_floor_first_then_multiply() -> None:
         (CLUB, hand("obenabe", 1, 0, countermatch=True), 0),
     ],
 )
-def test_cell_value_table(ruleset, entry: HandEntry, value: int) -> None:
+def test_cell_value_table(ruleset: RuleSet, entry: HandEntry, value: int) -> None:
     assert cell_value(ruleset, entry) == value
 
 
@@ -110,7 +110,7 @@ def test_seich_writes_no_cell() -> None:
 
 
 # --- every bad entry ---------------------------------------------------------------
-def _code(ruleset, entries: list[HandEntry], entry: HandEntry, first_dealer: int = 0, **kw) -> str:
+def _code(ruleset: RuleSet, entries: list[HandEntry], entry: HandEntry, first_dealer: int = 0, **kw: Any) -> str:
     slate = Slate.build(ruleset, first_dealer, entries)
     with pytest.raises(RuleError) as info:
         verify_entry(ruleset, slate, entry, **kw)
@@ -159,7 +159,7 @@ FULL_SIDE0 = [hand(r.key, 0, 50, contract=OBENABE if r.is_choice else None) for 
         (CLUB, [hand("suit_D", 1, 50)], HandEntry.seich_hand(1), "not_in_barrel"),
     ],
 )
-def test_every_bad_entry_code(ruleset, entries, entry, code) -> None:
+def test_every_bad_entry_code(ruleset: RuleSet, entries: list[HandEntry], entry: HandEntry, code: str) -> None:
     assert _code(ruleset, entries, entry) == code
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 
 import pytest
 from scoring_helpers import BOOK
@@ -10,7 +11,7 @@ from shared_helpers import row_contracts
 
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
-from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.scoring import Cut, Slate, Tie, draw_cut, effective_cuts, final_result, payout, ties
 
 THREE = default_ruleset(Variant.THREE)  # rows: 4 suits x1, obenabe/undenufe/slalom x2, gustav/jokers x3
@@ -19,7 +20,7 @@ SOLO4 = default_ruleset(Variant.SOLO4)
 ANN, BETH, CATH = 0, 1, 2
 
 
-def _entry(rs, row_key: str, seat: int, value: int) -> HandEntry:
+def _entry(rs: RuleSet, row_key: str, seat: int, value: int) -> HandEntry:
     row = rs.row(row_key)
     contract = row_contracts(row)[0] if row.is_choice else None
     if value == 257:
@@ -29,8 +30,8 @@ def _entry(rs, row_key: str, seat: int, value: int) -> HandEntry:
     return HandEntry(row_key, seat, contract, value, 157 - value)
 
 
-def _evening(rs, table: dict[str, tuple[int, ...]]) -> Slate:
-    entries = [_entry(rs, key, seat, v) for key, vals in table.items() for seat, v in enumerate(vals)]
+def _evening(rs: RuleSet, table: Mapping[str, tuple[int | None, ...]]) -> Slate:
+    entries = [_entry(rs, key, seat, v) for key, vals in table.items() for seat, v in enumerate(vals) if v is not None]
     return Slate.build(rs, 0, entries)
 
 

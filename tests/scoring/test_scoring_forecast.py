@@ -7,13 +7,14 @@ import itertools
 import json
 import math
 import random
+from typing import Any, cast
 
 import pytest
 from scoring_helpers import BOOK, hand, outcome_entry, random_evening, slate_of
 
 from scorekeeper.game.contracts import Contract, Kind
 from scorekeeper.game.hand_entry import HandEntry
-from scorekeeper.game.rulesets import EXTRA_ROWS, Variant, default_ruleset
+from scorekeeper.game.rulesets import EXTRA_ROWS, Row, RuleSet, Variant, default_ruleset
 from scorekeeper.scoring import Cut, Slate, Tie, final_result, ties
 from scorekeeper.scoring.entries import outcome_of
 from scorekeeper.scoring.forecast import (
@@ -42,7 +43,7 @@ THREE = default_ruleset(Variant.THREE)
 
 def flat_table(dist: dict[int, int], variants: tuple[str, ...] = ("teams", "solo4", "club", "three")) -> Table:
     """Every slot of every default rule set with the same counts (no stages)."""
-    data: dict = {"variants": {}}
+    data: dict[str, Any] = {"variants": {}}
     for v in variants:
         rs = default_ruleset(v, extra_rows=EXTRA_ROWS) if v in ("teams", "solo4") else default_ruleset(v)
         slots = {slot_of(rs, r): {"counts": sorted(dist.items())} for r in rs.rows}
@@ -54,7 +55,7 @@ SEED_42_3 = 9499288878006336341  # golden: sha256("outlook:42:3")[:8]
 COIN = flat_table({0: 1, 257: 1})  # every open cell: nothing or a match, half and half
 
 
-def _one_row_each(rs, open_key: str) -> Slate:
+def _one_row_each(rs: RuleSet, open_key: str) -> Slate:
     """Both sides wrote every row but ``open_key``: team 0 100 points (10 tenths), team 1 90 (9)."""
     entries = []
     for row in rs.rows:
@@ -96,7 +97,7 @@ def test_coin_table_shared_wins() -> None:
     slate = Slate.build(TEAMS, 0, entries)
     # team 0: 350 + (0 or 25): 350 < 375 (half), 375 = 375 (half, shared)
     fc = forecast(slate, seed=3, simulations=4000, table=COIN)
-    assert fc.win == (0.0, pytest.approx(fc.win[1]))
+    assert fc.win == (0.0, cast(float, pytest.approx(fc.win[1])))
     assert within(fc.win[1], 0.5, 4000) and within(fc.shared_any, 0.5, 4000)
     assert fc.shared[0] == fc.shared[1] == fc.shared_any
     out = outlook(slate, forecast=fc)
@@ -112,7 +113,7 @@ def test_decided_evening_gets_exact_figures() -> None:
     assert [s.expected for s in out.sides] == [360.0, 216.0]
 
 
-def _plain(row) -> Contract | None:
+def _plain(row: Row) -> Contract | None:
     return Contract(Kind.OBENABE) if row.is_choice else None
 
 
@@ -309,7 +310,7 @@ def test_stage_counts_are_blended_with_the_plain_distribution() -> None:
         {"variants": {"nine": {"slots": {"suit1": {"counts": [[3, 1]]}}}}},
     ],
 )
-def test_a_damaged_table_is_refused(bad: dict) -> None:
+def test_a_damaged_table_is_refused(bad: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         Table.from_dict(bad)
 

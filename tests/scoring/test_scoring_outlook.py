@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,7 +27,7 @@ from scorekeeper.game.contracts import Contract, Kind
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.scoring import Cut, Slate, cell_value, draw_cut, final_result, ties
-from scorekeeper.scoring.outlook import POINTS_LINE, outlook, ruleset_row_maxima
+from scorekeeper.scoring.outlook import POINTS_LINE, CellOutlook, Need, Outlook, outlook, ruleset_row_maxima
 from scorekeeper.scoring.outlook_three import row_range
 
 PROFILE = settings(
@@ -42,12 +43,12 @@ CLUB = default_ruleset(Variant.CLUB)
 OBENABE = Contract(Kind.OBENABE)
 
 
-def side_fields(out, side: int) -> tuple:
+def side_fields(out: Outlook, side: int) -> tuple[object, ...]:
     s = out.sides[side]
     return (s.total, s.min, s.max, s.decided, s.catch_up, s.clinch)
 
 
-def cell(out, row_key: str, side: int):
+def cell(out: Outlook, row_key: str, side: int) -> CellOutlook:
     return next(r for r in out.rows if r.key == row_key).cells[side]
 
 
@@ -73,6 +74,59 @@ def test_teams_after_two_hands() -> None:
     # Written cells are closed and carry their value.
     assert cell(out, "suit_H", 0) == cell(out, "suit_H", 0).__class__(0, False, 48, None, None, None)
     assert [r.max for r in out.rows] == [25 * f for f in (1, 2, 3, 4, 5, 6, 7, 8)]
+
+
+def test_teams_the_least_each_side_needs() -> None:
+    # The slate of test_teams_after_two_hands: team 0 has 48, team 1 125; team 0's max 848, team 1's 900.
+    out = outlook(Slate.build(TEAMS, 0, [hand("suit_H", 0, 129), hand("obenabe", 1, 157, match=True)]))
+    team0, team1 = out.sides
+    # Team 0 needs more than 77 for the lead: one hand does it, 100 points in joker2 x8 (10 x 8 = 80);
+    # joker1 x7 needs 120 (12 x 7 = 84). The line "30 in every open row" is only an average.
+    assert team0.lead_need == Need("cell", 100, ("joker2",))
+    assert cell(out, "joker2", 0).lead_alone == 100 and cell(out, "joker1", 0).lead_alone == 120
+    assert cell(out, "suit_S", 0).lead_alone is None  # x1: 25 at most
+    # A sure win is not in its own hands (848 < 900): it wins only if team 1 scores little.
+    assert team0.sure_need == Need("others")
+    # Team 1 leads; to be sure it needs more than 848 - 125 = 723: no single row (25 x 8 = 200),
+    # and 157 in every open row gives 15 x 31 = 465; each match adds 10 x factor more, the
+    # largest first: 80 + 70 + 60 + 40 = 250 is not enough (715), a fifth (30) is (745).
+    assert team1.lead_need == Need("there")
+    assert team1.sure_need == Need("matches", None, (), 5)
+    assert not any(c.match_enough or c.sure_alone for r in out.rows for c in r.cells)
+
+
+def test_the_star_and_the_words_name_the_same_cells() -> None:
+    # One row left for team 1 (joker2 x8): a match there alone is enough, and it is what the
+    # words say (not "a match in every open row").
+    out = outlook(_teams_last_row(None))
+    assert out.sides[1].sure_need == Need("cell", 257, ("joker2",))
+    assert out.sides[1].lead_need == Need("cell", 257, ("joker2",))
+    assert cell(out, "joker2", 1).match_enough and cell(out, "joker2", 1).sure_alone == 257
+    assert out.sides[0].lead_need == Need("there") and out.sides[0].sure_need == Need("others")
+
+
+def test_nothing_is_needed_once_the_evening_is_over() -> None:
+    slate = Slate.build(TEAMS, 0, [hand("suit_H", 0, 129), hand("obenabe", 1, 157, match=True)])
+    ended = outlook(slate, ended=True)  # ended early
+    assert all(s.lead_need is None and s.sure_need is None for s in ended.sides)
+    full = outlook(_teams_last_row(150))  # every cell written
+    assert all(s.lead_need is None and s.sure_need is None for s in full.sides)
+    tied = outlook(
+        Slate.build(
+            TEAMS,
+            0,
+            [HandEntry(r.key, s, OBENABE if r.is_choice else None, 100, 57) for r in TEAMS.rows for s in (0, 1)],
+        )
+    )
+    assert all(s.lead_need is None and s.sure_need is None for s in tied.sides)
+
+
+def test_club_one_point_is_enough() -> None:
+    # Equal totals: one point in any open row takes the lead (points x factor; one point is a
+    # singular the words must get right).
+    slate = Slate.build(CLUB, 0, [hand("suit_D", 0, 100), hand("suit_D", 1, 100)])
+    out = outlook(slate)
+    assert out.sides[0].lead_need == Need("cell", 1, tuple(r.key for r in CLUB.rows if r.key != "suit_D"))
 
 
 def _teams_last_row(last_points: int | None) -> Slate:
@@ -277,7 +331,10 @@ def test_to_dict_is_plain_json() -> None:
         "win",
         "shared",
         "expected",
+        "lead_need",
+        "sure_need",
     }
+    assert data["sides"][0]["lead_need"] == {"kind": "there", "points": None, "rows": [], "matches": None}
     assert set(data["rows"][0]) == {"key", "factor", "max", "cells", "sticks", "potatoes"}
     assert set(data["rows"][0]["cells"][0]) == {
         "side",
@@ -286,6 +343,8 @@ def test_to_dict_is_plain_json() -> None:
         "match_enough",
         "catch_up_share",
         "clinch_share",
+        "lead_alone",
+        "sure_alone",
     }
 
 
@@ -332,7 +391,7 @@ def test_decided_agrees_with_brute_force(variant: Variant, seed: int, n_open: in
     slate = _late_slate(variant, seed, n_open)
     cells = _open_cells(slate)
     n = slate.ruleset.n_sides
-    results = []  # per completion: the set of strict winners, or None for a shared win
+    results: list[list[Any]] = []  # per completion: the set of strict winners, or None for a shared win
     for combo in itertools.product((0, 257), repeat=len(cells)):
         totals = list(slate.totals)
         for (key, side), o in zip(cells, combo, strict=True):
@@ -371,11 +430,63 @@ def test_catch_up_and_clinch_are_minimal_and_sufficient(variant: Variant, seed: 
             c = row.cells[s.side]
             if not c.open:
                 continue
-            assert c.match_enough == (s.total + _value(slate, row.key, s.side, 257) > ceiling)
+            assert c.match_enough == (s.decided != "won" and s.total + _value(slate, row.key, s.side, 257) > ceiling)
             if s.catch_up is not None:
                 assert c.catch_up_share == _value(slate, row.key, s.side, s.catch_up)
             if s.clinch is not None:
                 assert c.clinch_share == _value(slate, row.key, s.side, s.clinch)
+
+
+@PROFILE
+@given(variant=variants, seed=seeds, stop=st.integers(min_value=0, max_value=48))
+def test_the_least_a_side_needs_is_least_and_enough(variant: Variant, seed: int, stop: int) -> None:
+    rs = default_ruleset(variant)
+    slate = Slate.build(rs, 0, random_evening(rs, random.Random(seed), stop=stop))
+    out = outlook(slate)
+    cells = _open_cells(slate)
+    for s in out.sides:
+        if not cells or s.decided != "open":  # over, or decided: nothing left to need, no star
+            assert s.lead_need is None and s.sure_need is None
+            assert not any(r.cells[s.side].match_enough for r in out.rows)
+            continue
+        mine = [k for k, side in cells if side == s.side]
+        others = [o for o in out.sides if o.side != s.side]
+        needs = (
+            (s.lead_need, s.catch_up, max(o.total for o in others)),
+            (s.sure_need, s.clinch, max(o.max for o in others)),
+        )
+        for need, line, bar in needs:
+            assert need is not None
+            gap = bar - s.total
+
+            def alone(key: str) -> int | None:  # brute force: the least outcome in this row alone
+                return next((p for p in POINTS_LINE if _value(slate, key, s.side, p) > gap), None)
+
+            least = {k: alone(k) for k in mine}
+            if need.kind == "there":
+                assert gap < 0
+            elif need.kind == "cell":  # one hand is enough, and no hand with fewer points is
+                assert gap >= 0 and need.points == min(p for p in least.values() if p is not None)
+                assert set(need.rows) == {k for k, p in least.items() if p == need.points}
+            else:  # no single hand does it
+                assert all(p is None for p in least.values())
+                if need.kind == "average":
+                    assert need.points == line and line is not None and line < 257
+                elif need.kind == "matches":
+                    assert line == 257 and need.matches is not None
+                    full = sum(_value(slate, k, s.side, 157) for k in mine)
+                    extra = {k: _value(slate, k, s.side, 257) - _value(slate, k, s.side, 157) for k in mine}
+                    best = [sum(extra[k] for k in combo) for combo in itertools.combinations(mine, need.matches)]
+                    fewer = [sum(extra[k] for k in c) for c in itertools.combinations(mine, need.matches - 1)]
+                    assert full + max(best) > gap and full + max(fewer) <= gap
+                else:
+                    assert need.kind in ("others", "out") and line is None
+        # the star on the slate and the words come from the same cells
+        starred = {r.key for r in out.rows if r.cells[s.side].match_enough}
+        assert starred == {r.key for r in out.rows if r.cells[s.side].sure_alone}
+        assert bool(starred) == (s.sure_need is not None and s.sure_need.kind == "cell")
+        if s.sure_need is not None and s.sure_need.kind == "cell":
+            assert set(s.sure_need.rows) <= starred
 
 
 ALL_OUTCOMES = (-1, *range(158), 257)
@@ -390,7 +501,7 @@ def _brute_row(
     sticks: set[int] = set()
     potatoes: set[int] = set()
     for combo in itertools.product(outcomes, repeat=len(open_seats)):
-        vals = list(values)
+        vals = [0 if v is None else v for v in values]  # the open seats are filled below
         marks = [0, 0, 0]
         for seat, o in zip(open_seats, combo, strict=True):
             vals[seat] = max(o, 0)

@@ -13,7 +13,7 @@ from scoring_helpers import hand, random_evening
 from scorekeeper.game.contracts import OBENABE, Contract, Kind, Mode
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
-from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.scoring import (
     Slate,
     cell_value,
@@ -37,14 +37,14 @@ def paper(row: str, seat: int, value: object, **kw: object) -> HandEntry:
     return HandEntry.paper(row, seat, value, **kw)  # type: ignore[arg-type]  # bad values on purpose
 
 
-def refused(ruleset, entry: HandEntry, earlier: list[HandEntry] | None = None) -> str:
+def refused(ruleset: RuleSet, entry: HandEntry, earlier: list[HandEntry] | None = None) -> str:
     slate = Slate.build(ruleset, 0, earlier or [])
     with pytest.raises(RuleError) as info:
         verify_entry(ruleset, slate, entry)
     return info.value.code
 
 
-def accepted(ruleset, entry: HandEntry) -> int:
+def accepted(ruleset: RuleSet, entry: HandEntry) -> int:
     slate = Slate.build(ruleset, 0, [entry])
     cell = next(iter(slate.cells.values()))
     assert cell.imported and cell.entry.imported
@@ -72,7 +72,7 @@ def accepted(ruleset, entry: HandEntry) -> int:
         (CLUB, paper("twelve", 1, 12 * 77), 924),
     ],
 )
-def test_possible_values_are_written_as_typed(ruleset, entry: HandEntry, value: int) -> None:
+def test_possible_values_are_written_as_typed(ruleset: RuleSet, entry: HandEntry, value: int) -> None:
     assert accepted(ruleset, entry) == value
     assert cell_value(ruleset, entry) == value
 
@@ -92,7 +92,10 @@ def test_possible_values_are_written_as_typed(ruleset, entry: HandEntry, value: 
         (SOLO4, paper("obenabe", 3, 80, match=True), "cell_match_value"),  # a match writes 25 x 5
         (CLUB, paper("slalom", 0, 1356), "cell_needs_match"),
         (CLUB, paper("slalom", 0, 801), "cell_impossible"),
-        (CLUB, paper("misere_zwueschi", 0, 885, contract=MISERE_OBE, match=True), "cell_match_value"),
+        # every trick in a Misère: the slate's ✗ countermatch, which writes 0
+        (CLUB, paper("misere_zwueschi", 0, 885, contract=MISERE_OBE, match=True), "cell_countermatch_value"),
+        # no trick in a Misère: the slate's ★ match, which writes 885
+        (CLUB, paper("misere_zwueschi", 0, 0, contract=MISERE_OBE, countermatch=True), "cell_match_value"),
         (THREE, paper("suit_C", 0, 50, match=True, countermatch=True), "match_and_countermatch"),
         (THREE, paper("suit_C", 0, 48.0), "cell_not_whole"),
         (THREE, paper("suit_C", 0, "48"), "cell_not_whole"),
@@ -103,7 +106,7 @@ def test_possible_values_are_written_as_typed(ruleset, entry: HandEntry, value: 
         (CLUB, HandEntry(None, 0, None, 0, 0, seich=True, cell=0), "seich_with_result"),
     ],
 )
-def test_impossible_values_and_rows_are_refused(ruleset, entry: HandEntry, code: str) -> None:
+def test_impossible_values_and_rows_are_refused(ruleset: RuleSet, entry: HandEntry, code: str) -> None:
     assert refused(ruleset, entry) == code
 
 

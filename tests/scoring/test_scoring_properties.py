@@ -6,6 +6,7 @@ Modest by default; ``SCOREKEEPER_SOAK=1`` runs many more examples.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,7 +15,7 @@ from shared_helpers import SOAK, row_contracts
 
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
-from scorekeeper.game.rulesets import Stake, Variant, default_ruleset
+from scorekeeper.game.rulesets import RuleSet, Stake, Variant, default_ruleset
 from scorekeeper.scoring import Slate, cell_value, draw_cut, final_result, payout, settle, ties, verify_entry
 
 PROFILE = settings(
@@ -34,7 +35,7 @@ stakes = st.builds(
 )
 
 
-def _ruleset(variant: Variant, stake: Stake | None = None):
+def _ruleset(variant: Variant, stake: Stake | None = None) -> RuleSet:
     return default_ruleset(variant, stake=stake) if stake else default_ruleset(variant)
 
 
@@ -77,7 +78,7 @@ def test_settle_any_zero_sum_table(amounts: list[int]) -> None:
     assert len(transfers) == min_transfers_brute(net)
 
 
-def _mutate(rs, slate: Slate, rng: random.Random) -> HandEntry:
+def _mutate(rs: RuleSet, slate: Slate, rng: random.Random) -> HandEntry:
     """A plausible hand, often wrong in one way or another."""
     good = random_entry(rs, slate, rng)
     row = rng.choice(rs.rows)
@@ -126,7 +127,7 @@ def _mutate(rs, slate: Slate, rng: random.Random) -> HandEntry:
     )
 
 
-def _outcome(fn) -> str | None:
+def _outcome(fn: Callable[[], object]) -> str | None:
     try:
         fn()
     except RuleError as err:

@@ -8,7 +8,7 @@ from shared_helpers import row_contracts
 
 from scorekeeper.game.contracts import OBENABE
 from scorekeeper.game.hand_entry import HandEntry
-from scorekeeper.game.rulesets import Variant, default_ruleset
+from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.scoring import Slate
 
 THREE = default_ruleset(Variant.THREE)
@@ -17,7 +17,7 @@ SOLO4 = default_ruleset(Variant.SOLO4)
 CLUB = default_ruleset(Variant.CLUB)
 
 
-def _fill(rs, seat: int, points: int = 50) -> list[HandEntry]:
+def _fill(rs: RuleSet, seat: int, points: int = 50) -> list[HandEntry]:
     return [hand(r.key, seat, points, contract=row_contracts(r)[0] if r.is_choice else None) for r in rs.rows]
 
 
@@ -96,7 +96,7 @@ def test_full_side_is_skipped_and_complete_evening() -> None:
 
 
 @pytest.mark.parametrize(("rs", "hands"), [(THREE, 30), (TEAMS, 16), (SOLO4, 32), (CLUB, 24)])
-def test_hands_per_evening(rs, hands: int) -> None:
+def test_hands_per_evening(rs: RuleSet, hands: int) -> None:
     entries = [e for side in range(rs.n_sides) for e in _fill(rs, side)]
     s = Slate.build(rs, 0, entries)
     assert s.complete and len(entries) == hands == rs.n_hands

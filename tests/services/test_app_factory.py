@@ -14,7 +14,8 @@ from sqlalchemy import text
 
 from scorekeeper.app import create_app
 from scorekeeper.config import normalize_database_url
-from scorekeeper.extensions import db, language_from, select_locale
+from scorekeeper.extensions import db
+from scorekeeper.i18n import language_from, select_locale
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ def test_configuration_order(tmp_path: Path, clean_env: pytest.MonkeyPatch) -> N
     assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://u:p@db.example:5432/jass"
     assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
     assert app.config["SQLALCHEMY_ENGINE_OPTIONS"]["connect_args"] == {"connect_timeout": 10}
-    assert app.template_folder.endswith("templates") and app.static_folder.endswith("static")
+    assert str(app.template_folder).endswith("templates") and str(app.static_folder).endswith("static")
 
 
 @pytest.mark.parametrize(

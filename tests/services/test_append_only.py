@@ -34,7 +34,7 @@ def _three(app: Flask) -> Evening:
 
 
 def _counts(ev: Evening) -> tuple[int, int, int]:
-    def n(model: type[EntryRow] | type[CutRow]) -> int:
+    def n(model: type[EntryRow] | type[CutRow] | type[AppliedRequest]) -> int:
         return db.session.execute(select(func.count()).select_from(model).where(model.evening_id == ev.id)).scalar_one()
 
     return n(EntryRow), n(CutRow), n(AppliedRequest)

@@ -15,6 +15,8 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Circle, Player
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import Forbidden, NotFound
+from scorekeeper.services.read.replay import ruleset_of
+from scorekeeper.services.read.snapshot import load_snapshot
 
 
 def test_links_open_the_circle_and_are_stored_hashed(app: Flask) -> None:
@@ -87,9 +89,9 @@ def test_start_evening_checks_and_reuses_players(app: Flask) -> None:
                 circle, ruleset=rs, player_names=["X", "Y", "Z"], first_dealer=0, request_id=request_id
             )
         assert reused.value.code == "request_id_reused"
-        names = db.session.execute(select(Player.name).where(Player.circle_id == circle.id)).scalars().all()
+        names = list(db.session.execute(select(Player.name).where(Player.circle_id == circle.id)).scalars())
         assert sorted(names) == ["Anna", "Beat", "Carla"]
-        assert evenings.ruleset_of(ev) == rs  # the snapshot round-trips
+        assert ruleset_of(ev) == rs  # the snapshot round-trips
         assert evenings.get_evening(circle, ev.public_id) == ev
         other, _w2, _v2 = circles.create_circle("Other")
         with pytest.raises(NotFound):
@@ -104,7 +106,7 @@ def test_the_snapshot_keeps_the_rules_it_was_played_with(app: Flask) -> None:
             circle, ruleset=rs, player_names=["A", "B", "C", "D"], first_dealer=0, request_id=rid()
         )
         db.session.expire_all()
-        loaded = evenings.ruleset_of(db.session.get(type(ev), ev.id))
+        loaded = ruleset_of(db.session.get_one(type(ev), ev.id))
         assert loaded.row("suit_H").factor == 9 and loaded.row("slalom").factor == 7
 
 
@@ -116,7 +118,7 @@ def test_odd_evening_ids_and_request_ids_never_reach_the_database(app: Flask, od
         with pytest.raises(NotFound):
             evenings.get_evening(circle, odd)
         with pytest.raises(NotFound):
-            evenings.version_of(circle, odd)
+            load_snapshot(evenings.get_evening(circle, odd))
         rs = default_ruleset(Variant.THREE)
         with pytest.raises(RuleError) as bad:
             evenings.start_evening(

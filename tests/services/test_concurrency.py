@@ -20,8 +20,10 @@ from scorekeeper.extensions import db
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import AppliedRequest, EntryRow, Evening
+from scorekeeper.scoring.slate import verify_entry
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
+from scorekeeper.services.read.snapshot import load_snapshot
 
 WINDOW = 0.3  # seconds each writer spends between reading the slate and writing
 
@@ -36,7 +38,7 @@ def _start(app: Flask) -> int:
 
 
 def _slow_verify(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = evenings.verify_entry
+    real = verify_entry
 
     def slow(*args: Any, **kwargs: Any) -> None:
         time.sleep(WINDOW)
@@ -45,7 +47,7 @@ def _slow_verify(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(evenings, "verify_entry", slow)
 
 
-def _race(app: Flask, jobs: list[Callable[[Evening], Evening]], evening_id: int) -> list[Any]:
+def _race(app: Flask, jobs: list[Callable[..., Evening]], evening_id: int) -> list[Any]:
     """Run the jobs at once, each in its own thread and app context; their versions or exceptions."""
 
     def read() -> Evening:
@@ -167,11 +169,11 @@ def test_the_answer_to_a_write_reads_nothing_more(app: Flask) -> None:
     with app.app_context():
         ev = db.session.get(Evening, evening_id)
         assert ev is not None
-        first = evenings.load_snapshot(ev)  # the worker keeps the rows of version 0
+        first = load_snapshot(ev)  # the worker keeps the rows of version 0
         evenings.record_hand(ev, next_hand(first.slate, 0), expected_version=0, request_id=rid())
         with counted() as seen:
-            snap = evenings.load_snapshot(ev)
+            snap = load_snapshot(ev)
         assert seen == [] and snap.version == 1 and len(snap.trail) == 1
         with counted() as seen:
-            again = evenings.load_snapshot(ev)  # a later look reads the table and names afresh
+            again = load_snapshot(ev)  # a later look reads the table and names afresh
         assert [q for q in seen if q != "BEGIN"] == seen[-1:] and again.version == 1  # (SQLite's hook: BEGIN)

@@ -8,7 +8,7 @@ import random
 import pytest
 from flask import Flask
 from services_helpers import NAMES
-from shared_helpers import rid
+from shared_helpers import rid, settled
 
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
@@ -66,7 +66,7 @@ def test_real_cut_recut_and_correction(app: Flask) -> None:
         assert evenings.cuts_and_pending(ev)[0] == [Cut("suit_C", "high", 0, False, (0, 1))]
 
         ev = evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=rid())
-        outcome = evenings.result(ev)
+        outcome = settled(ev)
         assert outcome is not None
         res, pay = outcome
         row = res.rows[0]

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from flask import Flask
 from services_helpers import NAMES, next_hand
-from shared_helpers import rid
+from shared_helpers import rid, settled
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
@@ -21,6 +21,8 @@ from scorekeeper.models import AppliedRequest, EntryRow, Evening
 from scorekeeper.scoring import Slate, final_result, payout
 from scorekeeper.services import circles, evenings
 from scorekeeper.services.errors import StaleVersion
+from scorekeeper.services.read import listings
+from scorekeeper.services.read.snapshot import load_snapshot
 
 HANDS = {Variant.THREE: 30, Variant.TEAMS: 16, Variant.SOLO4: 32, Variant.CLUB: 24}
 
@@ -49,6 +51,7 @@ def test_complete_evening(app: Flask, variant: Variant) -> None:
 
         if variant is Variant.CLUB:  # a Seich from the barrel: a deal without a cell
             slate = evenings.load_slate(ev)
+            assert slate.barrel_seat is not None  # the club's barrel
             seich = HandEntry.seich_hand(slate.barrel_seat)
             ev = _record(ev, seich)
             expected.append(seich)
@@ -95,14 +98,14 @@ def test_complete_evening(app: Flask, variant: Variant) -> None:
                 ev = evenings.correct_entry(ev, 1, new, expected_version=ev.version, request_id=rid("fix"))
                 expected[1] = new
                 log_rows += 1
-                log = evenings.entry_log(ev)
+                log = list(load_snapshot(ev).trail)
                 assert log[-1].kind == "correction" and log[-1].previous == old and log[-1].entry == new
                 assert log[-1].index == 1
             if turn == 8:
                 # undo the last hand, then record it again
                 ev = evenings.undo_last(ev, expected_version=ev.version, request_id=rid("undo"))
                 undone = expected.pop()
-                assert evenings.entry_log(ev)[-1].previous == undone
+                assert list(load_snapshot(ev).trail)[-1].previous == undone
                 ev = _record(ev, undone)
                 expected.append(undone)
                 log_rows += 2
@@ -115,20 +118,24 @@ def test_complete_evening(app: Flask, variant: Variant) -> None:
         assert slate.hands_dealt == HANDS[variant] + (1 if variant is Variant.CLUB else 0)
         assert _rows(ev) == log_rows  # nothing deleted: every hand, correction and undo kept
 
-        with pytest.raises(RuleError) as full:
-            _record(ev, next_hand(Slate.build(rs, 1, expected[:-1]), 0))
-        assert full.value.code in ("evening_complete", "row_closed")
-
         cuts, pending = evenings.cuts_and_pending(ev)
         assert cuts == []
-        if pending:
-            assert variant is Variant.THREE
-            assert evenings.result(ev) is None  # ties need a cut first
+        with pytest.raises(RuleError) as full:
+            _record(ev, next_hand(Slate.build(rs, 1, expected[:-1]), 0))
+        if pending:  # the last cell filled, a tie still to cut: open until the table cuts
+            assert variant is Variant.THREE and ev.is_open
+            assert settled(ev) is None  # ties need a cut first
+            assert full.value.code in ("evening_complete", "row_closed")
+        else:  # the last cell filled: over with the hand that filled it
+            assert ev.status == "ended" and not ev.ended_early and ev.counts_in_money
+            assert full.value.code == "evening_ended"
+        version = ev.version
         ev = evenings.end_evening(
             ev, early=False, expected_version=ev.version, request_id=rid("end"), rng=random.Random(7)
         )
         assert ev.status == "ended" and not ev.ended_early and ev.ended_at is not None
-        outcome = evenings.result(ev)
+        assert ev.version == (version + 1 if pending else version)  # closing a closed evening changes nothing
+        outcome = settled(ev)
         assert outcome is not None
         res, pay = outcome
         cuts, pending = evenings.cuts_and_pending(ev)
@@ -144,12 +151,12 @@ def test_complete_evening(app: Flask, variant: Variant) -> None:
             evenings.undo_last(ev, expected_version=ev.version, request_id=rid())
         assert ended.value.code == "evening_ended"
 
-        (summary,) = circles.history(circle)
+        (summary,) = listings.history(circle)
         assert summary.public_id == ev.public_id and summary.variant == variant.value
         assert summary.players == tuple(names) and summary.status == "ended"
         assert summary.money == tuple(pay.net) and summary.score == tuple(res.score)
         assert set(summary.winners) == {names[s] for side in res.winners for s in rs.seats_of(side)}
-        records = {r.name: r for r in circles.player_records(circle)}
+        records = {r.name: r for r in listings.player_records(circle)}
         assert {n: r.net_rappen for n, r in records.items()} == {n: pay.net[i] for i, n in enumerate(names)}
         assert all(r.evenings == 1 for r in records.values())
         assert sum(r.wins for r in records.values()) == len(summary.winners)
@@ -162,14 +169,14 @@ def test_early_end_keeps_the_standing(app: Flask) -> None:
         ev = evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES), first_dealer=0, request_id=rid())
         for turn in range(5):
             ev = _record(ev, next_hand(evenings.load_slate(ev), turn))
-        assert evenings.result(ev) is None
+        assert settled(ev) is None
         with pytest.raises(RuleError) as incomplete:
             evenings.end_evening(ev, early=False, expected_version=ev.version, request_id=rid())
         assert incomplete.value.code == "evening_incomplete"
         totals = evenings.load_slate(ev).totals
         ev = evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=rid())
         assert ev.ended_early and ev.status == "ended"
-        outcome = evenings.result(ev)
+        outcome = settled(ev)
         assert outcome is not None
         res, pay = outcome
         assert not res.complete and list(res.totals) == totals
@@ -185,8 +192,8 @@ def test_every_change_bumps_the_version_once_and_is_logged(app: Flask) -> None:
         ev = evenings.start_evening(circle, ruleset=rs, player_names=list(NAMES[:3]), first_dealer=2, request_id=rid())
         entry = next_hand(evenings.load_slate(ev), 0)
         ev = evenings.record_hand(ev, entry, expected_version=0, request_id=rid(), author=" Beat ")
-        assert ev.version == 1 and evenings.version_of(circle, ev.public_id) == 1
-        assert evenings.entry_log(ev)[0].author == "Beat"
+        assert ev.version == 1 and load_snapshot(evenings.get_evening(circle, ev.public_id)).version == 1
+        assert list(load_snapshot(ev).trail)[0].author == "Beat"
         # a correction that changes nothing writes nothing
         ev = evenings.correct_entry(ev, 0, entry, expected_version=1, request_id=rid())
         assert ev.version == 1 and _rows(ev) == 1
@@ -195,7 +202,7 @@ def test_every_change_bumps_the_version_once_and_is_logged(app: Flask) -> None:
         assert bad_index.value.code == "entry_unknown"
         ev = evenings.undo_last(ev, expected_version=1, request_id=rid(), author="Anna")
         assert ev.version == 2 and evenings.load_slate(ev).hands_dealt == 0
-        undo = evenings.entry_log(ev)[-1]
+        undo = list(load_snapshot(ev).trail)[-1]
         assert (undo.kind, undo.author, undo.previous, undo.entry) == ("undo", "Anna", entry, None)
         with pytest.raises(RuleError) as nothing:
             evenings.undo_last(ev, expected_version=2, request_id=rid())
@@ -206,3 +213,18 @@ def test_every_change_bumps_the_version_once_and_is_logged(app: Flask) -> None:
             .order_by(AppliedRequest.created_at)
         ).all()
         assert [tuple(a) for a in actions] == [("hand", 1), ("correction", 1), ("undo", 2)]
+
+
+def test_an_evening_starts_only_with_a_rule_set_the_check_allows(app: Flask) -> None:
+    """The service checks the rule set it writes (``RuleSet.check``, the check an import uses too),
+    whoever built it: a factor of 10**15 is refused and nothing is written."""
+    with app.app_context():
+        circle, _w, _v = circles.create_circle("Dienstagsrunde")
+        rs = default_ruleset(Variant.THREE)
+        bad = replace(rs, rows=(replace(rs.rows[0], factor=10**15), *rs.rows[1:]))
+        with pytest.raises(RuleError) as err:
+            evenings.start_evening(
+                circle, ruleset=bad, player_names=list(NAMES[:3]), first_dealer=0, request_id=rid("s")
+            )
+        assert err.value.code == "factor_range" and err.value.params["field"] == "rows[0].factor"
+        assert db.session.execute(select(func.count()).select_from(Evening)).scalar_one() == 0

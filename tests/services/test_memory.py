@@ -1,4 +1,4 @@
-"""The circle's memory: ``services.record_rows.load_record`` reads a whole circle into the
+"""The circle's memory: ``services.read.circle_record.load_record`` reads a whole circle into the
 history's records in the same few statements for 1 and for 50 evenings, and the record
 holds what the database holds (seats, logs with corrections and undos, cuts, digital
 hands that are over; never a hand still in play)."""
@@ -18,8 +18,10 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.history import housekeeping, outcome
 from scorekeeper.history.records import CircleRecord, LogKind, Status
 from scorekeeper.models import Circle
-from scorekeeper.services import circles, evenings, memory, record_rows
+from scorekeeper.services import circles, evenings
 from scorekeeper.services import digital_table as tables
+from scorekeeper.services.read import circle_record, memory
+from scorekeeper.services.read.snapshot import load_snapshot
 
 
 def _circle(n_evenings: int) -> str:
@@ -68,7 +70,7 @@ def _load(write: str) -> tuple[Circle, list[str], Any]:
     db.session.remove()
     circle, _can_write = circles.open_circle(write)
     with counted() as seen:
-        record = record_rows.load_record(circle)
+        record = circle_record.load_record(circle)
     return circle, seen, record
 
 
@@ -76,7 +78,7 @@ def test_a_circle_loads_in_the_same_few_statements_for_1_and_50_evenings(app: Fl
     with app.app_context():
         small = _load(_circle(1))
         large = _load(_circle(50))
-    assert len(small[1]) == len(large[1]) == record_rows.STATEMENTS
+    assert len(small[1]) == len(large[1]) == circle_record.STATEMENTS
     assert len(small[2].evenings) == 1
     assert len(large[2].evenings) == 50
 
@@ -86,7 +88,7 @@ def test_the_record_holds_what_the_database_holds(app: Flask) -> None:
         write = _circle(2)
         circle, _seen, record = _load(write)
         stored = [evenings.get_evening(circle, ev.id) for ev in record.evenings]
-        snaps = [evenings.load_snapshot(ev) for ev in stored]
+        snaps = [load_snapshot(ev) for ev in stored]
     assert record.name == "Runde"
     assert sorted(p.name for p in record.players) == list(NAMES[:3])
     names = {p.id: p.name for p in record.players}
@@ -121,7 +123,7 @@ def test_the_memory_is_kept_while_nothing_changes_and_reloaded_after_any_change(
         with counted() as again:
             assert memory.memory_of(circle) is seen_once
         # the first visit reads every evening whole, then stores their outcomes (its own write)
-        assert len(reads(first)) == 1 + record_rows.STATEMENTS and len(again) == 1
+        assert len(reads(first)) == 1 + circle_record.STATEMENTS and len(again) == 1
         assert any(q.lstrip().upper().startswith("INSERT INTO EVENING_OUTCOMES") for q in first)
         assert seen_once.derive("n", lambda: len(seen_once.view.evenings)) == 2
         assert seen_once.derive("n", lambda: -1) == 2  # memoized
@@ -140,7 +142,7 @@ def test_the_memory_is_kept_while_nothing_changes_and_reloaded_after_any_change(
         circles.add_player(circle, "Dora")
         kept = memory.memory_of(circle)
         assert len(kept.record.players) == 4
-        assert holds(kept.record, record_rows.load_record(circle))  # what it kept is what the database holds
+        assert holds(kept.record, circle_record.load_record(circle))  # what it kept is what the database holds
 
 
 def test_what_is_derived_is_kept_for_a_bounded_number_of_filters(app: Flask) -> None:
@@ -168,7 +170,7 @@ def test_housekeeping_and_settlements_change_the_fingerprint_at_once(app: Flask)
         def changed() -> memory.Memory:
             now = memory.memory_of(circle)
             assert now.key not in [m.key for m in seen] and now is not seen[-1]
-            assert holds(now.record, record_rows.load_record(circle))  # what it kept is what the database holds
+            assert holds(now.record, circle_record.load_record(circle))  # what it kept is what the database holds
             seen.append(now)
             return now
 
@@ -203,8 +205,8 @@ def test_a_deleted_circle_and_its_restored_copy_never_share_a_memory(app: Flask)
         memory.forget()
         circle, _seen, _record = _load(_circle(1))
         old = memory.memory_of(circle)
-        data = export.encode(record_rows.load_record(circle), utcnow())
-        old_slot, old_public = memory._slot(db.session, circle), circle.public_id
+        data = export.encode(circle_record.load_record(circle), utcnow())
+        old_slot, old_public = memory._slot(db.session(), circle), circle.public_id
         erase.delete_circle(circle, typed_name="Runde")
         copy, _write, _view = restore.restore(data)
         # another worker still holds the old copy: it is never taken for the restored circle
@@ -234,7 +236,7 @@ def _replayed(circle: Circle) -> tuple[Any, ...]:
     from scorekeeper.history import purse, ratings, stats
 
     _cold()
-    v = housekeeping.view(record_rows.load_record(circle))
+    v = housekeeping.view(circle_record.load_record(circle))
     first = v.players[0].id
     whole = stats.circle_stats(v)
     return (
@@ -257,7 +259,7 @@ def test_a_cold_worker_reads_the_stored_outcomes_in_the_same_few_statements_for_
             _cold()
             with counted() as seen:
                 mem = memory.memory_of(circle)
-            assert len(seen) == 1 + record_rows.STORED_STATEMENTS, seen  # no entry, cut or digital hand read
+            assert len(seen) == 1 + circle_record.STORED_STATEMENTS, seen  # no entry, cut or digital hand read
             assert not any(q.lstrip().upper().startswith(("INSERT", "DELETE")) for q in seen)
             assert all(not ev.inputs and ev.stored is not None for ev in mem.record.evenings)
             with counted() as rated:
@@ -308,7 +310,7 @@ def test_a_stored_outcome_counts_only_for_its_evenings_version_and_the_codes_for
 
 def test_storing_an_outcome_leaves_the_readers_session_as_it_was(app: Flask) -> None:
     from scorekeeper.history.summary import Hands, Summary
-    from scorekeeper.services import tx
+    from scorekeeper.services.store import tx
 
     with app.app_context():
         circle, _seen, _record = _load(_circle(2))

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from flask import Flask
 from services_helpers import NAMES, play_hands
 from shared_helpers import race, rid
-from sqlalchemy import event, func, select
+from sqlalchemy import Table, event, func, select
 
 from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant, default_ruleset
@@ -20,9 +20,12 @@ from scorekeeper.history.blend import player_history, seat_history
 from scorekeeper.models import Circle, Evening, OutlookForecast
 from scorekeeper.scoring.forecast import outlook_seed
 from scorekeeper.scoring.outlook import evening_outlook
-from scorekeeper.services import circles, evenings, memory, record_rows, stamp
-from scorekeeper.services import outlook as svc
-from scorekeeper.services.outlook import EveningOutlook
+from scorekeeper.services import circles, evenings
+from scorekeeper.services.errors import NotFound
+from scorekeeper.services.read import circle_record, memory, stamp
+from scorekeeper.services.read import outlook as svc
+from scorekeeper.services.read.outlook import EveningOutlook
+from scorekeeper.services.read.snapshot import load_snapshot
 
 
 @contextmanager
@@ -75,7 +78,7 @@ def _stored_rows(evening_id: int) -> list[tuple[int, int]]:
 def test_the_outlook_is_the_pure_one_at_the_snapshots_version(app: Flask, variant: Variant) -> None:
     with app.app_context():
         write, ev = _evening(variant, 5)
-        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        snap = load_snapshot(_fresh(write, ev.public_id))
         got = svc.outlook_of(snap, _circle(write))
         assert not got.hidden and got.version == snap.version
         want = evening_outlook(snap.slate, snap.public_id, snap.version, cuts=snap.cuts, ended=not snap.is_open)
@@ -87,7 +90,7 @@ def test_simulated_once_per_version_then_read_with_one_statement(app: Flask) -> 
     with app.app_context():
         write, ev = _evening(Variant.TEAMS, 4)
         evening_id, public_id = ev.id, ev.public_id
-        snap = evenings.load_snapshot(_fresh(write, public_id))
+        snap = load_snapshot(_fresh(write, public_id))
         first = svc.outlook_of(snap, _circle(write))
         assert _stored_rows(evening_id) == [(snap.version, 0)]
 
@@ -102,7 +105,7 @@ def test_simulated_once_per_version_then_read_with_one_statement(app: Flask) -> 
         ev = _fresh(write, public_id)
         for _ in play_hands(ev, 1, start_turn=4):
             pass
-        newer = evenings.load_snapshot(_fresh(write, public_id))
+        newer = load_snapshot(_fresh(write, public_id))
         assert newer.version == snap.version + 1
         svc.outlook_of(newer, _circle(write))
         assert _stored_rows(evening_id) == [(newer.version, 0)]
@@ -111,11 +114,14 @@ def test_simulated_once_per_version_then_read_with_one_statement(app: Flask) -> 
 def test_a_read_that_loses_the_race_shows_what_the_winner_stored(app: Flask) -> None:
     with app.app_context():
         write, ev = _evening(Variant.THREE, 3)
-        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        snap = load_snapshot(_fresh(write, ev.public_id))
         stored, _hands = svc.stored_forecast(snap, _circle(write))
         other = svc.forecast_to_dict(stored) | {"win": [0.5, 0.25, 0.25]}  # what "another phone" wrote
         db.session.execute(
-            OutlookForecast.__table__.update().where(OutlookForecast.evening_id == ev.id).values(forecast=other)
+            cast(Table, OutlookForecast.__table__)
+            .update()
+            .where(OutlookForecast.evening_id == ev.id)
+            .values(forecast=other)
         )
         db.session.commit()
         assert svc._store(ev.id, snap.version, stored, 0)[0]["win"] == [0.5, 0.25, 0.25]
@@ -128,7 +134,7 @@ def test_a_hidden_outlook_is_not_computed_and_the_setting_is_remembered(app: Fla
         version = ev.version
         ev = svc.set_hidden(_fresh(write, ev.public_id), True)
         assert ev.outlook_hidden and ev.version == version  # a setting, not a change of the slate
-        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        snap = load_snapshot(_fresh(write, ev.public_id))
         circle = _circle(write)
         with counted() as seen:
             got = svc.outlook_of(snap, circle)
@@ -136,7 +142,7 @@ def test_a_hidden_outlook_is_not_computed_and_the_setting_is_remembered(app: Fla
         assert _stored_rows(ev.id) == []
         ev = svc.set_hidden(_fresh(write, ev.public_id), True)  # twice is once
         ev = svc.set_hidden(_fresh(write, ev.public_id), False)
-        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        snap = load_snapshot(_fresh(write, ev.public_id))
         assert not snap.outlook_hidden and svc.outlook_of(snap, _circle(write)).outlook is not None
 
 
@@ -151,7 +157,7 @@ def test_the_poll_reads_the_stamp_with_one_statement_and_computes_nothing(app: F
         assert (state.version, state.hidden) == (version, False) and len(seen) == 1
         assert db.session.execute(select(func.count()).select_from(OutlookForecast)).scalar_one() == 0
         for bad in ("nope", "a\x00b", ""):
-            with pytest.raises(svc.NotFound):
+            with pytest.raises(NotFound):
                 stamp.poll_state(circle, bad)
 
 
@@ -159,7 +165,7 @@ def test_an_ended_evening_has_its_outlook_decided(app: Flask) -> None:
     with app.app_context():
         write, ev = _evening(Variant.TEAMS, default_ruleset(Variant.TEAMS).n_hands)
         ev = evenings.end_evening(ev, early=False, expected_version=ev.version, request_id=rid("end"))
-        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        snap = load_snapshot(_fresh(write, ev.public_id))
         out = svc.outlook_of(snap, _circle(write)).outlook
         assert out is not None and snap.result is not None
         winners = set(snap.result.winners)
@@ -195,7 +201,7 @@ def test_the_circles_hands_are_blended_in_and_read_with_a_constant_number_of_sta
         for ended in (1, 3):
             memory.forget()
             write, ev = _circle_with_history(ended)
-            snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+            snap = load_snapshot(_fresh(write, ev.public_id))
             circle = _circle(write)
             with counted() as seen:
                 got = svc.outlook_of(snap, circle)
@@ -223,12 +229,12 @@ def test_the_history_is_read_again_only_when_another_evening_changes(app: Flask)
         memory.forget()
         svc.forget()
         write, ev = _circle_with_history(1)
-        first = svc.outlook_of(evenings.load_snapshot(_fresh(write, ev.public_id)), _circle(write))
+        first = svc.outlook_of(load_snapshot(_fresh(write, ev.public_id)), _circle(write))
         # a new hand of this evening: its first read checks the circle with one statement, no reload
         ev = _fresh(write, ev.public_id)
         for _ in play_hands(ev, 1, start_turn=7):
             pass
-        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        snap = load_snapshot(_fresh(write, ev.public_id))
         circle = _circle(write)
         with counted() as seen:
             newer = svc.outlook_of(snap, circle)
@@ -246,10 +252,10 @@ def test_the_history_is_read_again_only_when_another_evening_changes(app: Flask)
         ev = _fresh(write, ev.public_id)
         for _ in play_hands(ev, 1, start_turn=8):
             pass
-        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        snap = load_snapshot(_fresh(write, ev.public_id))
         with counted() as seen:
             latest = svc.outlook_of(snap, _circle(write))
-        assert len(seen) > len(reads) + record_rows.STATEMENTS
+        assert len(seen) > len(reads) + circle_record.STATEMENTS
         assert latest.history_hands == first.history_hands + rs.n_hands
 
 
@@ -261,7 +267,7 @@ def test_a_history_that_cannot_be_read_never_costs_the_outlook(app: Flask, monke
             raise ValueError("a broken record")
 
         monkeypatch.setattr(svc, "circle_history", broken)
-        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        snap = load_snapshot(_fresh(write, ev.public_id))
         got = svc.outlook_of(snap, _circle(write))
         assert got.history_hands == 0
         assert got.outlook == evening_outlook(snap.slate, snap.public_id, snap.version)
@@ -273,7 +279,7 @@ def test_two_phones_reading_a_new_version_at_once_show_the_same_figures(app: Fla
         public_id, evening_id = ev.public_id, ev.id
 
     def read() -> EveningOutlook:
-        return svc.outlook_of(evenings.load_snapshot(_fresh(write, public_id)), _circle(write))
+        return svc.outlook_of(load_snapshot(_fresh(write, public_id)), _circle(write))
 
     results = race(app, [read, read, read])
     assert not [r for r in results if isinstance(r, BaseException)], results
@@ -287,7 +293,7 @@ def test_a_circle_without_an_ended_evening_reads_no_memory(app: Flask, monkeypat
     an evening yet has no history, known from one small statement (not the circle's whole memory)."""
     with app.app_context():
         write, ev = _evening(Variant.TEAMS, 2)
-        snap = evenings.load_snapshot(_fresh(write, ev.public_id))
+        snap = load_snapshot(_fresh(write, ev.public_id))
         svc.forget()
 
         def no(*_args: Any) -> Any:

@@ -15,15 +15,16 @@ from scorekeeper.game.errors import RuleError
 from scorekeeper.history import housekeeping
 from scorekeeper.history.purse import purse
 from scorekeeper.history.records import PaymentKind
-from scorekeeper.models import SettlementRow
-from scorekeeper.services import circles, record_rows
+from scorekeeper.models import Circle, SettlementRow
+from scorekeeper.services import circles
 from scorekeeper.services import purse as purse_service
 from scorekeeper.services.purse import Payment
+from scorekeeper.services.read import circle_record
 
 WHEN = datetime(2026, 11, 20, 12, tzinfo=UTC)
 
 
-def _circle() -> tuple[object, list[int]]:
+def _circle() -> tuple[Circle, list[int]]:
     circle, _w, _v = circles.create_circle("Runde")
     ids = [circles.add_player(circle, name).id for name in NAMES[:3]]
     return circle, ids
@@ -51,7 +52,7 @@ def test_payments_corrections_and_voids_are_appended_and_balance_to_zero(app: Fl
         )
         purse_service.append(circle, Payment(PaymentKind.VOID, supersedes=second.seq), request_id=rid("void"))
         assert fixed.seq == 3
-        record = record_rows.load_record(circle)
+        record = circle_record.load_record(circle)
         assert [s.kind for s in record.settlements] == [
             PaymentKind.PAYMENT,
             PaymentKind.PAYMENT,

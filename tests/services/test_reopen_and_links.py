@@ -9,7 +9,7 @@ import random
 import pytest
 from flask import Flask
 from services_helpers import NAMES, play_hands
-from shared_helpers import rid
+from shared_helpers import rid, settled
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
@@ -18,7 +18,8 @@ from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import Circle
 from scorekeeper.services import circles, evenings
-from scorekeeper.services.errors import NotFound, StaleVersion
+from scorekeeper.services.errors import LinkGone, StaleVersion
+from scorekeeper.services.read import listings
 
 
 def test_reopen_an_ended_evening_to_correct_it(app: Flask) -> None:
@@ -51,9 +52,9 @@ def test_reopen_an_ended_evening_to_correct_it(app: Flask) -> None:
         assert still_open.value.code == "evening_open"
         ev = evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=rid("end"))
         assert ev.status == "ended" and ev.ended_at is not None
-        outcome = evenings.result(ev)
+        outcome = settled(ev)
         assert outcome is not None and sum(outcome[1].net) == 0
-        (summary,) = circles.history(circle)
+        (summary,) = listings.history(circle)
         assert summary.status == "ended"
 
 
@@ -63,8 +64,9 @@ def test_a_new_onlookers_link_replaces_the_old_one(app: Flask) -> None:
         other, _w2, other_view = circles.create_circle("Andere")
         fresh = circles.new_view_link(circle)
         assert fresh not in (view, write) and len(fresh) >= 43
-        with pytest.raises(NotFound):
-            circles.open_circle(view)  # the old onlookers link stops working
+        with pytest.raises(LinkGone) as gone:
+            circles.open_circle(view)  # the old onlookers link stops working, and says so
+        assert (gone.value.code, gone.value.reason, gone.value.link) == ("link_replaced", "replaced", "view")
         assert circles.open_circle(fresh) == (circle, False)
         assert circles.open_circle(write) == (circle, True)  # the write link is unchanged
         assert circles.open_circle(other_view) == (other, False)

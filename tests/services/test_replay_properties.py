@@ -8,6 +8,7 @@ services and the database for a few. ``SCOREKEEPER_SOAK=1`` runs many more."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +21,7 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import EntryRow
 from scorekeeper.scoring import Slate
 from scorekeeper.services import circles, evenings
-from scorekeeper.services.replay import audit_trail, build_slate, hand_fields, replay, to_hand
+from scorekeeper.services.read.replay import EntryRecord, audit_trail, build_slate, hand_fields, replay, to_hand
 
 Op = tuple[str, int]
 ops_strategy = st.lists(
@@ -57,6 +58,7 @@ def _step(model: list[HandEntry], variant: Variant, op: Op) -> tuple[str, int, H
 def test_replay_matches_the_model_in_memory(variant: Variant, ops: list[Op]) -> None:
     model: list[HandEntry] = []
     rows: list[EntryRow] = []
+    records = cast(list[EntryRecord], rows)  # the same list: transient rows carry the records' fields
     expected_log: list[tuple[str, int, HandEntry | None, HandEntry | None]] = []
     for op in ops:
         step = _step(model, variant, op)
@@ -64,7 +66,7 @@ def test_replay_matches_the_model_in_memory(variant: Variant, ops: list[Op]) -> 
             continue
         kind, index, new = step
         seq = len(rows) + 1
-        current = replay(rows)
+        current = replay(records)
         if kind == "hand":
             assert new is not None
             rows.append(EntryRow(seq=seq, kind="hand", supersedes=None, digital=False, **hand_fields(new)))
@@ -81,10 +83,10 @@ def test_replay_matches_the_model_in_memory(variant: Variant, ops: list[Op]) -> 
             rows.append(EntryRow(seq=seq, kind="undo", supersedes=current[-1].seq, digital=False))
             expected_log.append(("undo", index, None, model[-1]))
             model.pop()
-        assert [to_hand(r) for r in replay(rows)] == model
+        assert [to_hand(r) for r in replay(records)] == model
     rs = default_ruleset(variant)
-    assert list(build_slate(rs, 0, rows).entries) == model
-    log = audit_trail(rows)
+    assert list(build_slate(rs, 0, records).entries) == model
+    log = audit_trail(records)
     assert [(i.kind, i.index, i.entry, i.previous) for i in log] == expected_log
 
 

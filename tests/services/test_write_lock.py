@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper.extensions import db
-from scorekeeper.services.tx import FifoLock, WriteLock, write_lock_of
+from scorekeeper.services.store.tx import FifoLock, WriteLock, write_lock_of
 
 HOLD = 0.3
 

@@ -13,9 +13,9 @@ from shared_helpers import rid
 
 from scorekeeper.bots import choose_action
 from scorekeeper.game.cards import ALL_CARDS, NAME_LANGUAGES, DeckStyle, card_name
-from scorekeeper.game.faces import symbol_id
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.models import DigitalTable, Evening
+from scorekeeper.render.faces import symbol_id
 from scorekeeper.services import circles, evenings
 from scorekeeper.services import digital_table as tables
 
@@ -138,4 +138,7 @@ def join(app: Flask, link: str) -> Phone:
     assert "/s/" not in location and path.rsplit("/", 1)[1] not in location  # the token-free address
     phone = Phone(client, location)
     phone.open()
+    if 'class="sit"' in phone.html:  # what the seat page posts once open: the seat noted as joined
+        status, phone.html = phone.post("/sit")
+        assert status == 200
     return phone

@@ -23,7 +23,7 @@ API = "/api/v1"
 
 def _ok(resp: Any, status: int = 200, schema: str | None = None) -> dict[str, Any]:
     assert resp.status_code == status, (resp.status_code, resp.get_data(as_text=True)[:400])
-    data = resp.get_json()
+    data: dict[str, Any] = resp.get_json()
     if schema is not None:
         validate(data, SCHEMAS[schema], SCHEMAS)
     assert resp.headers["Cache-Control"] == "no-store"
@@ -32,7 +32,7 @@ def _ok(resp: Any, status: int = 200, schema: str | None = None) -> dict[str, An
 
 def _error(resp: Any, status: int, code: str | None = None) -> dict[str, Any]:
     assert resp.status_code == status, (resp.status_code, resp.get_data(as_text=True)[:400])
-    err = resp.get_json()["error"]
+    err: dict[str, Any] = resp.get_json()["error"]
     validate(resp.get_json(), SCHEMAS["Error"], SCHEMAS)
     assert err["message"]
     if code is not None:

@@ -22,6 +22,7 @@ from scorekeeper.game.rulesets import RuleSet, Variant
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services import evenings
 from scorekeeper.services import seats as seats_svc
+from scorekeeper.services.read.snapshot import load_snapshot
 
 FAILING = 2  # the seat whose computer breaks
 
@@ -156,16 +157,16 @@ def test_a_hand_is_in_play_exactly_while_its_state_is_not_over(app: Flask) -> No
         rng = random.Random(6)
         st = tables.load(table)
         while True:
-            assert evenings.load_snapshot(ev).hand_in_play == (not st.hand_over)
+            assert load_snapshot(ev).hand_in_play == (not st.hand_over)
             if st.hand_over:
                 break
             st = human_move(table, st.to_move(), rng)  # type: ignore[arg-type]  # a hand in play: someone moves
-        snap = evenings.load_snapshot(ev)
+        snap = load_snapshot(ev)
         assert snap.table_open and not snap.hand_in_play and len(snap.slate.entries) == 1
         tables.deal_next(table, rng=random.Random(7))
-        assert evenings.load_snapshot(ev).hand_in_play
+        assert load_snapshot(ev).hand_in_play
         tables.close_table(table)
-        snap = evenings.load_snapshot(ev)
+        snap = load_snapshot(ev)
         assert not snap.table_open and not snap.hand_in_play
 
 

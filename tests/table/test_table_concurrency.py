@@ -36,7 +36,8 @@ def _slow_replay(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def slow(cls: type[HandState], *args: Any, **kwargs: Any) -> HandState:
         time.sleep(WINDOW)
-        return real(cls, *args, **kwargs)
+        state: HandState = real(cls, *args, **kwargs)
+        return state
 
     monkeypatch.setattr(HandState, "replay", classmethod(slow))
 
@@ -48,13 +49,14 @@ def test_a_double_tap_stores_once(app: Flask, monkeypatch: pytest.MonkeyPatch) -
         public_id = table.public_id
         st = tables.load(table)
         mover = st.to_move()
+        assert mover is not None  # a hand in play: someone moves
         legal = st.view(mover).legal_actions  # type: ignore[union-attr]  # a hand in play
         action, other = legal[-1], legal[0]
     _slow_replay(monkeypatch)
 
     def tap() -> int:
         t = tables.get_table(public_id)
-        return tables.act(t, mover, action, expected_seq=0).seq  # type: ignore[arg-type]  # a legal action: not None
+        return tables.act(t, mover, action, expected_seq=0).seq
 
     results = _race(app, [tap, tap])
     assert results == [1, 1], results  # a double tap: both answer like the first, one row stored
@@ -63,7 +65,7 @@ def test_a_double_tap_stores_once(app: Flask, monkeypatch: pytest.MonkeyPatch) -
     with app.app_context():
         with pytest.raises(StaleTable):  # a different action on the same old picture is stale
             table = tables.get_table(public_id)
-            tables.act(table, mover, other, expected_seq=0)  # type: ignore[arg-type]  # a hand in play: someone moves
+            tables.act(table, mover, other, expected_seq=0)
 
 
 def test_two_workers_running_the_computers_store_one_hand(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,8 @@ from scorekeeper.game.rulesets import Variant
 from scorekeeper.models import Evening
 from scorekeeper.services import circles, evenings
 from scorekeeper.services import digital_table as tables
-from scorekeeper.services.replay import LogItem, digital_positions
+from scorekeeper.services.read.replay import LogItem, digital_positions, ruleset_of
+from scorekeeper.services.read.snapshot import load_snapshot
 
 MARKER = re.compile(
     r'<td class="filled[^"]*\bdigital\b[^"]*">.*?<span class="dealt" title="dealt digitally">'
@@ -38,7 +39,7 @@ def _page(app: Flask, write: str, evening_id: str) -> str:
 def _record_by_hand(app: Flask, write: str, evening_id: str) -> None:
     with app.app_context():
         ev = _evening(app, write, evening_id)
-        rs = evenings.ruleset_of(ev)
+        rs = ruleset_of(ev)
         slate = evenings.load_slate(ev)
         row = next(r for r in rs.rows if not r.is_choice and r.key in slate.open_rows(rs.side_of(1)))
         evenings.record_hand(
@@ -84,16 +85,16 @@ def test_while_a_hand_is_dealt_digitally_the_slate_offers_the_table_not_the_form
     assert 'id="record"' in page and "data-digital-hand" not in page
     with app.app_context():
         ev = _evening(app, write, evening_id)
-        assert not evenings.load_snapshot(ev).hand_in_play
+        assert not load_snapshot(ev).hand_in_play
         table = tables.open_table(ev, computers=(1, 2), level=LEVEL)  # seat 0 is a phone: the hand waits for her
-        assert evenings.load_snapshot(ev).hand_in_play
+        assert load_snapshot(ev).hand_in_play
     page = _page(app, write, evening_id)
     assert "data-digital-hand" in page and "A hand is being dealt digitally." in page
     assert f'href="/c/{write}/e/{evening_id}/table"' in page
     assert "Write it on the slate" not in page  # no manual record form
     with app.app_context():
         tables.close_table(table)  # back to real cards: the form is back
-        assert not evenings.load_snapshot(_evening(app, write, evening_id)).hand_in_play
+        assert not load_snapshot(_evening(app, write, evening_id)).hand_in_play
     page = _page(app, write, evening_id)
     assert "data-digital-hand" not in page and "Write it on the slate" in page
 
@@ -105,7 +106,7 @@ def test_a_manual_hand_is_refused_while_a_hand_is_dealt_digitally(app: Flask) ->
     page = client.get(url).get_data(as_text=True)  # the form, as a phone showed it before the deal
     with app.app_context():
         ev = _evening(app, write, evening_id)
-        rs = evenings.ruleset_of(ev)
+        rs = ruleset_of(ev)
         row = next(r for r in rs.rows if not r.is_choice)
         tables.open_table(ev, computers=(1, 2), level=LEVEL)
     data = {**hidden(page, "/hands"), **hand_data(HandEntry(row.key, 1, None, 100, 57))}
@@ -125,7 +126,7 @@ def test_the_service_and_the_api_refuse_a_manual_hand_while_a_hand_is_dealt_digi
     write, evening_id = start_evening(app, Variant.TEAMS)
     with app.app_context():
         ev = _evening(app, write, evening_id)
-        rs = evenings.ruleset_of(ev)
+        rs = ruleset_of(ev)
         row = next(r for r in rs.rows if not r.is_choice)
         tables.open_table(ev, computers=(1, 2), level=LEVEL)
         version = ev.version

@@ -9,9 +9,12 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from sqlalchemy import select
 from table_helpers import ANY_CARD, CHOICE, LEGAL_CARD, Phone, csrf, join, open_table, start_evening
 
+from scorekeeper.extensions import db
 from scorekeeper.game.rulesets import Variant
+from scorekeeper.models import Evening
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services import evenings
 
@@ -78,7 +81,7 @@ def test_a_hand_from_the_slate_to_the_slate(app: Flask) -> None:
     else:
         pytest.fail("the hand did not end")
     with app.app_context():
-        ev = next(e for e in evenings.Evening.query.all() if e.public_id == evening_id)
+        ev = next(e for e in db.session.scalars(select(Evening)) if e.public_id == evening_id)
         assert len(evenings.load_slate(ev).entries) == 1
     slate = admin.get(f"/c/{write}/e/{evening_id}").get_data(as_text=True)
     assert "data-table-open" in slate  # the table stays open for the next hand

@@ -17,6 +17,7 @@ from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_deck, default_ruleset
 from scorekeeper.scoring import Cut
 from scorekeeper.services import circles, evenings
+from scorekeeper.services.read.snapshot import load_snapshot
 
 API = "/api/v1"
 
@@ -81,7 +82,7 @@ def _three_way_tie(app: Flask, client: FlaskClient) -> tuple[str, str]:
 def _cuts(app: Flask, write: str, slate: str) -> list[Cut]:
     with app.app_context():
         circle, _w = circles.open_circle(_token(write))
-        return list(evenings.load_snapshot(evenings.get_evening(circle, slate.rsplit("/", 1)[1])).cuts)
+        return list(load_snapshot(evenings.get_evening(circle, slate.rsplit("/", 1)[1])).cuts)
 
 
 def test_a_real_three_way_cut_is_the_same_cut_from_the_page_and_the_api(app: Flask, client: FlaskClient) -> None:

@@ -8,7 +8,7 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from shared_helpers import flashes, hidden
+from shared_helpers import flashes, hidden, settled
 from web_helpers import NAMES, create_circle, fill_evening, post_hand, start_evening, start_form, version_of
 
 from scorekeeper.game.contracts import Kind
@@ -18,6 +18,7 @@ from scorekeeper.scoring.final import Result
 from scorekeeper.scoring.payouts import Payout
 from scorekeeper.services import circles as circle_service
 from scorekeeper.services import evenings as svc
+from scorekeeper.services.read.replay import ruleset_of
 
 
 def _end(client: FlaskClient, ev: str, *, early: bool = False) -> None:
@@ -35,7 +36,7 @@ def _draw(client: FlaskClient, ev: str) -> None:
 def _result(app: Flask, write: str, ev: str) -> tuple[Result, Payout]:
     with app.app_context():
         circle, _w = circle_service.open_circle(write.split("/")[2])
-        found = svc.result(svc.get_evening(circle, ev.split("/")[-1]))
+        found = settled(svc.get_evening(circle, ev.split("/")[-1]))
     assert found is not None, "the evening has no result"
     return found
 
@@ -51,12 +52,20 @@ def test_complete_evening(app: Flask, client: FlaskClient, variant: Variant, han
     page = client.get(ev).text
     assert version_of(page) == hands
     assert len(re.findall(r'<td class="filled', page)) == hands
-    assert "Record a hand" not in page and "Every cell is filled." in page
-    if "Ties to cut" in page:
-        _draw(client, ev)
-    _end(client, ev)
+    assert "Record a hand" not in page
+    over = "The slate is full: the evening is over and counts in the purse and the statistics."
+    cut = "Ties to cut" in page
+    if cut:  # the last cell filled, a tie to cut: open until it is cut
+        assert "Every cell is filled." in page and over not in html.unescape(page)
+        _draw(client, ev)  # the cut that decides the last tie closes it
+    else:  # the hand that filled the last cell closed it: nobody has to tap "Close the evening"
+        assert any(f.startswith(over) for f in flashes(html.unescape(page)))
     page = html.unescape(client.get(ev).text)
-    assert "The evening is over." in flashes(page)
+    assert "/end" not in page and "/reopen" in page  # over: only reopening is offered
+    late = client.post(f"{ev}/end", data=hidden(page, "/reopen"))  # a late tap on "Close" (its fields): no change
+    assert late.status_code == 302
+    page = html.unescape(client.get(ev).text)
+    assert "The evening is over." in flashes(page) and version_of(page) == hands + (1 if cut else 0)
     res, pay = _result(app, write, ev)
     assert sum(pay.net) == 0
     names = NAMES[variant]
@@ -168,6 +177,7 @@ def test_start_with_options(app: Flask, client: FlaskClient) -> None:
             "stake_chf": "0.50",
             "per_points": "100",
             "undenufe_six11": "y",
+            "keep_factors": "2:suit_H+suit_S",  # Spades x2 as Hearts: asked first, kept on purpose
         },
     )
     page = html.unescape(client.get(ev).text).replace("\u00ad", "")  # soft hyphens: break points on a phone
@@ -186,8 +196,39 @@ def test_start_with_options(app: Flask, client: FlaskClient) -> None:
     ]
     with app.app_context():
         circle, _w = circle_service.open_circle(write.split("/")[2])
-        rs = svc.ruleset_of(svc.get_evening(circle, ev.split("/")[-1]))
+        rs = ruleset_of(svc.get_evening(circle, ev.split("/")[-1]))
     assert rs.stake.rappen == 50 and rs.stake.per_points == 100 and rs.undenufe_six11 and rs.deck.value == "french"
+
+
+def test_a_factor_typed_equal_to_another_rows_is_asked_about_first(app: Flask, client: FlaskClient) -> None:
+    """Issue 20: a factor typed by hand equal to another row's starts nothing at first; the page
+    names the rows and offers "Keep these factors", which then starts the evening with them.
+    "Keep" counts for the rows it was asked about only."""
+    write, _view = create_circle(client)
+    url = f"{write}/start?variant=club"
+    data = start_form(client.get(url).text, Variant.CLUB)
+    r = client.post(url, data={**data, "factor_suit_H": "5"})  # Misère / Zwüschedüre is x5
+    assert r.status_code == 200
+    assert flashes(r.text) == [
+        "Rows with the same factor: Roses, Misère / Zwüschedüre (each ×5). Change one, or tick “Keep these "
+        "factors” and start again (some tables play it so). The evening has not started yet."
+    ]
+    keep = re.search(r'name="keep_factors" value="([^"]+)"', r.text)
+    assert keep and keep.group(1) == "5:suit_H+misere_zwueschi"
+    assert re.search(r'<input[^>]*aria-invalid="true"[^>]*name="factor_suit_H"', r.text)
+    assert re.search(r'name="factor_suit_H"[^>]*value="5"', r.text)  # what was typed stays
+    assert "/e/" not in client.get(write).text  # nothing started
+    # "keep" for other rows than the ones now shared: asked again
+    r = client.post(url, data={**data, "factor_suit_H": "6", "keep_factors": keep.group(1)})
+    assert r.status_code == 200 and "(each ×6)" in flashes(r.text)[0]
+    assert "/e/" not in client.get(write).text
+    ev = start_evening(client, write, Variant.CLUB, extra={"factor_suit_H": "5", "keep_factors": keep.group(1)})
+    with app.app_context():
+        circle, _w = circle_service.open_circle(write.split("/")[2])
+        rs = ruleset_of(svc.get_evening(circle, ev.split("/")[-1]))
+    assert rs.row("suit_H").factor == rs.row("misere_zwueschi").factor == 5
+    # three players: row values 1 to 3 repeat by design, nothing is asked
+    start_evening(client, write, Variant.THREE, extra={"factor_suit_H": "2"})
 
 
 def test_factor_list_follows_the_extra_rows(client: FlaskClient) -> None:
@@ -236,7 +277,7 @@ def test_adding_rows_on_the_start_form_moves_the_jokers_up_like_the_api(app: Fla
     ev = start_evening(client, write, Variant.TEAMS, extra={**shown, "factor_obenabe": "10", "extra_rows": ["slalom"]})
     with app.app_context():
         circle, _w = circle_service.open_circle(write.split("/")[2])
-        rs = svc.ruleset_of(svc.get_evening(circle, ev.split("/")[-1]))
+        rs = ruleset_of(svc.get_evening(circle, ev.split("/")[-1]))
     assert [(row.key, row.factor) for row in rs.rows[4:]] == [
         ("obenabe", 10),
         ("undenufe", 6),
@@ -247,5 +288,5 @@ def test_adding_rows_on_the_start_form_moves_the_jokers_up_like_the_api(app: Fla
     assert Kind.SLALOM not in rs.row("joker1").kinds  # RULES 6.2: suits, Obenabe, Undenufe
     ev = start_evening(client, write, Variant.TEAMS, extra={"extra_rows": ["slalom"], "jokers_play_extras": "y"})
     with app.app_context():
-        rs = svc.ruleset_of(svc.get_evening(circle, ev.split("/")[-1]))
+        rs = ruleset_of(svc.get_evening(circle, ev.split("/")[-1]))
     assert Kind.SLALOM in rs.row("joker2").kinds  # the evening option

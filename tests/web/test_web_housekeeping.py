@@ -87,14 +87,16 @@ def test_rename_merge_delete_and_take_back_through_confirmation(client: FlaskCli
     ((label, evening_id),) = evenings.items()
     confirm = _confirm_and_do(client, circle, {"kind": "delete_evening", "evening": evening_id})
     assert "will count nowhere" in confirm
-    assert "deleted (test)" in client.get(circle).text
+    assert f"/e/{evening_id}" not in client.get(circle).text  # gone from the circle page
+    gone = client.get(evening)
+    assert gone.status_code == 410 and "This evening was deleted" in gone.text
     log = client.get(f"{circle}/housekeeping").text
     undo = re.findall(r'href="([^"]*kind=undo[^"]*)"', log)
     assert len(undo) == 2  # the rename and the delete may be taken back
     confirm_undo = client.get(html.unescape(undo[0]))
     assert "This change will be taken back:" in confirm_undo.text
     r = client.post(f"{circle}/housekeeping", data=hidden(confirm_undo.text, "/housekeeping"), follow_redirects=True)
-    assert "deleted (test)" not in client.get(circle).text
+    assert f"/e/{evening_id}" in client.get(circle).text and client.get(evening).status_code == 200
     assert "taken back" in client.get(f"{circle}/housekeeping").text
     # onlookers see the log, no forms, and cannot write
     seen = client.get(f"{view}/housekeeping")
@@ -138,6 +140,7 @@ def test_a_change_shows_at_once_on_every_page_of_the_circle(client: FlaskClient)
     assert all("Dora" not in text and "Cla" in text for text in seen())
     assert "<p>2 evenings ·" in client.get(f"{circle}/stats").text
     evenings = _ids(client.get(f"{circle}/housekeeping").text, "delete-evening")
-    _confirm_and_do(client, circle, {"kind": "delete_evening", "evening": sorted(evenings.values())[0]})
-    assert "deleted (test)" in client.get(circle).text
+    deleted = sorted(evenings.values())[0]
+    _confirm_and_do(client, circle, {"kind": "delete_evening", "evening": deleted})
+    assert f"/e/{deleted}" not in client.get(circle).text
     assert "<p>1 evening ·" in client.get(f"{circle}/stats").text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from pathlib import Path
+from typing import cast
 
 from babel.messages.pofile import read_po
 from babel.numbers import format_currency
@@ -25,8 +26,8 @@ def test_catalog_is_translated_with_the_same_placeholders() -> None:
     messages = [m for m in catalog if m.id]
     assert len(messages) > 200
     for m in messages:
-        ids = m.id if isinstance(m.id, tuple) else (m.id,)  # plural forms: (singular, plural)
-        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        ids = cast(tuple[str, ...], m.id if isinstance(m.id, tuple) else (m.id,))  # plural forms: (singular, plural)
+        strings = cast(tuple[str, ...], m.string if isinstance(m.string, tuple) else (m.string,))
         assert all(strings), f"untranslated: {m.id!r}"
         assert "fuzzy" not in m.flags, m.id
         wanted = set(PLACEHOLDER.findall(ids[-1]))

@@ -11,17 +11,19 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from PIL import Image
-from shared_helpers import rid
+from shared_helpers import rid, settled
 
 from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.models import Evening
-from scorekeeper.present.labels import row_label
+from scorekeeper.present.labels import row_label, short_names
 from scorekeeper.present.picture import slate_picture
-from scorekeeper.render import WIDTH, Marks, SlatePicture, picture_height
+from scorekeeper.render import WIDTH, Marks, SlatePicture, picture_height, render_slate, slate_png
+from scorekeeper.render.chalk import FONT_DIR, font, text_width
 from scorekeeper.scoring import Payout, Result, Slate
 from scorekeeper.services import circles, evenings
+from scorekeeper.services.read.snapshot import load_snapshot
 
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
 
@@ -64,7 +66,7 @@ def _evening(app: Flask, variant: Variant, count: int | None, *, cut: bool = Tru
         )
         for entry in _hands(rs, count):
             ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=rid("img"))
-        if cut and evenings.load_slate(ev).complete:
+        if cut and ev.is_open and evenings.load_slate(ev).complete:  # a tie to cut (else over with its last cell)
             ev = evenings.draw_cuts(ev, expected_version=ev.version, request_id=rid("img"))
         return write, view, ev.public_id
 
@@ -85,7 +87,7 @@ def _png(client: FlaskClient, token: str, evening_id: str) -> Image.Image:
 def test_read_only_link_gets_the_finished_three_player_slate(app: Flask, client: FlaskClient) -> None:
     _write, view, evening_id = _evening(app, Variant.THREE, None)
     img = _png(client, view, evening_id)
-    assert img.width == WIDTH and img.getpixel((40, 40))[1] < 80  # the dark slate inside the frame
+    assert img.width == WIDTH and img.getpixel((40, 40))[1] < 80  # type: ignore[index]  # RGB: a tuple; the dark slate
     assert 1500 < img.height < 2400
 
 
@@ -105,10 +107,14 @@ def test_unknown_links_are_404(app: Flask, client: FlaskClient) -> None:
 
 
 def test_the_result_links_to_the_picture(app: Flask, client: FlaskClient) -> None:
-    _write, view, evening_id = _evening(app, Variant.TEAMS, None)
-    page = client.get(f"/c/{view}/e/{evening_id}")
-    assert page.status_code == 200
-    assert f"/c/{view}/e/{evening_id}/slate.png" in page.text
+    """Through the redirect to the picture link (tests/web/test_web_links.py), never a URL of the
+    picture under the circle's link."""
+    write, view, evening_id = _evening(app, Variant.TEAMS, None)
+    for token in (write, view):
+        page = client.get(f"/c/{token}/e/{evening_id}")
+        assert page.status_code == 200
+        assert f'href="/c/{token}/e/{evening_id}/picture"' in page.text
+        assert f"/c/{token}/e/{evening_id}/slate.png" not in page.text  # only the picture link (/p/)
 
 
 def _picture_of(
@@ -120,8 +126,8 @@ def _picture_of(
         ev = evenings.get_evening(circle, evening_id)
         rs = default_ruleset(variant)
         slate = evenings.load_slate(ev)
-        res = evenings.result(ev)
-        pic = slate_picture(evenings.load_snapshot(ev), title=circle.name, date="29.11.2026")
+        res = settled(ev)
+        pic = slate_picture(load_snapshot(ev), title=circle.name, date="29.11.2026")
         labels = [row_label(r, rs.deck) for r in rs.rows]
         return pic, slate, res, labels
 
@@ -176,7 +182,80 @@ def test_an_evening_ended_early_shows_its_standing(app: Flask, client: FlaskClie
         evenings.end_evening(ev, early=True, expected_version=ev.version, request_id=rid("img"), rng=random.Random(1))
     with app.test_request_context():
         ev = evenings.get_evening(circles.open_circle(view)[0], evening_id)
-        assert evenings.result(ev) is not None
-        pic = slate_picture(evenings.load_snapshot(ev), title="x", date="y")
+        assert settled(ev) is not None
+        pic = slate_picture(load_snapshot(ev), title="x", date="y")
     assert pic.status == "ended early" and pic.net and pic.winner
     assert _png(client, view, evening_id).height == picture_height(pic)  # the route draws the same standing
+
+
+def test_a_club_picture_shows_where_each_seich_went(app: Flask) -> None:
+    """Issue 20: the picture's Seich row says the same as the slate page (present.slate.seich_marks)."""
+    rs = default_ruleset(Variant.CLUB)
+    with app.app_context():
+        circle, _write, _view = circles.create_circle("Beiz")
+        ev = evenings.start_evening(circle, ruleset=rs, player_names=NAMES, first_dealer=0, request_id=rid("img"))
+        plain = slate_picture(load_snapshot(ev), title="Beiz", date="y")
+        turn = load_snapshot(ev).turn
+        assert turn is not None and turn.barrel_seat is not None  # the club's first deal: a barrel
+        barrel = turn.barrel_seat
+        ev = evenings.record_hand(ev, HandEntry.seich_hand(barrel), expected_version=ev.version, request_id=rid("img"))
+    with app.test_request_context():
+        pic = slate_picture(load_snapshot(ev), title="Beiz", date="y")
+    assert plain.seich == () and plain.seich_label == ""  # nothing called: no row
+    side = rs.side_of(barrel)
+    assert pic.seich_label == "Seich"
+    assert pic.seich == tuple(f"hand 1 · {NAMES[barrel]}" if s == side else "" for s in range(2))
+    assert picture_height(pic) > picture_height(plain)
+
+
+ANNAS = ["Anna Zimmermann", "Beat Imboden", "Anna Zurbriggen", "Maria-Vittoria Bernasconi-Imboden"]
+
+
+def _annas_picture(app: Flask, variant: Variant) -> SlatePicture:
+    """The picture of an evening (six hands) of two players who share a first name, in French."""
+    with app.app_context():
+        rs = default_ruleset(variant)
+        circle, _write, view = circles.create_circle("Jass du jeudi")
+        ev = evenings.start_evening(circle, ruleset=rs, player_names=ANNAS, first_dealer=0, request_id=rid("img"))
+        for entry in _hands(rs, 6):
+            ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=rid("img"))
+        evening_id = ev.public_id
+    with app.test_request_context(headers={"Accept-Language": "fr-CH"}):
+        circle, _ = circles.open_circle(view)
+        snap = load_snapshot(evenings.get_evening(circle, evening_id))
+        return slate_picture(snap, title=circle.name, date="29.11.2026")
+
+
+def _joined(lines: tuple[str, ...]) -> str:
+    """Chalked lines read as one text: a line ending in a hyphen goes on without a space."""
+    text = ""
+    for line in lines:
+        text += line if not text or text.endswith("-") else " " + line
+    return text
+
+
+@pytest.mark.parametrize("variant", [Variant.TEAMS, Variant.SOLO4], ids=["teams", "solo4"])
+def test_two_annas_get_different_whole_word_names_on_the_picture(app: Flask, variant: Variant) -> None:
+    # Issue 20, point 11: the picture heads its columns with the evening's short names (the
+    # pages' rule), never cut ("Anna Zimm…") nor broken inside a word, the two Annas told apart.
+    pic = _annas_picture(app, variant)
+    short = short_names(ANNAS)
+    assert short == ["Anna Zimmermann", "Beat", "Anna Zurbriggen", "Maria-Vittoria"]
+    rs = default_ruleset(variant)
+    assert pic.column_names == tuple(tuple(short[s] for s in rs.seats_of(side)) for side in range(rs.n_sides))
+    assert pic.key == "Joueurs : " + ", ".join(ANNAS)  # the full names under the slate
+    room = slate_png._grid(pic, FONT_DIR).col_w - slate_png.NAME_MARGIN
+    drawn = slate_png.name_lines(pic)
+    for c, fitted in enumerate(drawn):
+        f = font("bold", fitted.size)
+        assert all(text_width(f, line) <= room for line in fitted.lines), fitted  # within its column
+        assert fitted.size >= 16, fitted  # readable on a phone
+        words = _joined(fitted.lines).replace(" &", "").split()
+        assert words == " ".join(pic.column_names[c]).split(), fitted  # every word whole, nothing cut
+        assert not any("…" in line for line in fitted.lines)
+    chalked = [_joined(f.lines).replace(" &", " ") for f in drawn]
+    for seat in (0, 2):  # each Anna under her own label, whole, in her side's column
+        assert short[seat] in chalked[rs.side_of(seat)]
+    assert short[0] != short[2]
+    img = Image.open(io.BytesIO(render_slate(pic)))
+    assert img.size == (WIDTH, picture_height(pic))

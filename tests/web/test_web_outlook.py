@@ -54,15 +54,28 @@ def _sides(page: str) -> list[dict[str, str]]:
     return out
 
 
-def _line(points: int | None, *, lead: bool) -> str:
-    """The words the page gives a line (present.outlook.line_text, in English)."""
-    if points is None:
-        return "out of reach" if lead else "depends on the others"
-    if points == 0:
-        return "already in the lead" if lead else "already sure"
-    if points == 257:
-        return "a match in every open row"
-    return f"{points} points in every open row"
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _says(shown: str | None, need: dict[str, Any] | None) -> bool:
+    """The page's words say the API's need (``present.outlook.need_text``, in English): the same
+    kind, the same points or matches; nothing when the API has nothing."""
+    if need is None:
+        return shown is None
+    if shown is None:
+        return False
+    kind, points = need["kind"], need["points"]
+    if kind == "cell":
+        return shown.startswith("a match in " if points == 257 else f"{_points(points)} in ")
+    if kind == "average":
+        return shown.startswith(f"{_points(points)} per open row, on average")
+    if kind == "matches":
+        k = need["matches"]
+        return shown.startswith(
+            f"at least {k} {'match' if k == 1 else 'matches'}, with 157 points in each other open row"
+        )
+    return shown == {"there": "already in the lead", "others": "depends on the others", "out": "out of reach"}[kind]
 
 
 def _signed(n: int) -> str:
@@ -104,8 +117,9 @@ def test_the_slate_shows_the_outlook_with_the_apis_numbers(client: FlaskClient, 
             assert "catch-up" not in shown and "Expected" in shown["text"]
         else:
             assert shown["range"] == f"{s['min']} to {s['max']}"
-            assert shown["catch-up"] == _line(s["catch_up"], lead=True)
-            assert shown["clinch"] == _line(s["clinch"], lead=False)
+            assert _says(shown.get("catch-up"), s["lead_need"]), (shown, s["lead_need"])
+            assert _says(shown.get("clinch"), s["sure_need"]), (shown, s["sure_need"])
+            assert "every open row" not in shown["text"]
     for name in NAMES[variant]:
         assert name in _section(page)
     assert "%" in _section(page) and "Chances from 2000 simulated evenings." in _section(page)
@@ -120,13 +134,94 @@ def test_the_slate_shows_the_outlook_with_the_apis_numbers(client: FlaskClient, 
 
 def test_the_cells_where_a_match_alone_wins_are_starred(client: FlaskClient) -> None:
     # team 1 (seats 0 and 2) writes 150 points, team 2 writes 10: team 1 pulls far ahead
-    evening, _view = _evening(client, Variant.TEAMS, 14, points=lambda _i, seat: 150 if seat % 2 == 0 else 10)
+    evening, _view = _evening(client, Variant.TEAMS, 11, points=lambda _i, seat: 150 if seat % 2 == 0 else 10)
     page = client.get(evening).text
     api = _api(client, evening)
     want = {(r["key"], c["side"]) for r in api["rows"] for c in r["cells"] if c["match_enough"]}
-    assert want, "the constructed evening has a cell where a match alone wins"
+    assert want == {("joker1", 0), ("joker2", 0)}, "the constructed evening has cells where a match alone wins"
     assert _starred(page) == want
     assert "a match here alone makes the win sure" in page  # the star has its words
+
+
+def test_the_words_say_what_the_star_says(client: FlaskClient) -> None:
+    # Issue 20, point 9: the star says one match is enough, and so do the words (they used to
+    # say "a match in every open row"); the other team's line is an average, and says so.
+    evening, _view = _evening(client, Variant.TEAMS, 11, points=lambda _i, seat: 150 if seat % 2 == 0 else 10)
+    page = client.get(evening).text
+    ahead, behind = _sides(page)
+    assert ahead["catch-up"] == "already in the lead"
+    assert ahead["clinch"] == "a match in Joker ×7 or Joker ×8"  # the two starred cells
+    assert behind["catch-up"] == "140 points per open row, on average"
+    assert behind["clinch"] == "depends on the others"
+    assert "every open row" not in _section(page)
+    # one more hand: a hand of 110 points in Joker ×8 is the least (a match in Joker ×7 also does)
+    evening, _view = _evening(client, Variant.TEAMS, 12, points=lambda _i, seat: 150 if seat % 2 == 0 else 10)
+    page = client.get(evening).text
+    ahead, behind = _sides(page)
+    assert ahead["clinch"] == "110 points in Joker ×8"
+    assert _starred(page) == {("joker1", 0), ("joker2", 0)}
+    assert behind["catch-up"] == "at least 1 match, with 157 points in each other open row"
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "1 point in any of its open rows"),
+        ("de_CH", "1 Punkt in irgendeiner offenen Zeile"),
+        ("fr_CH", "1 point dans n’importe quelle ligne ouverte"),
+        ("it_CH", "1 punto in una qualsiasi riga aperta"),
+    ],
+)
+def test_one_point_is_one_point_in_every_language(client: FlaskClient, lang: str, words: str) -> None:
+    # club variant: both teams write 100 in their first row (100 x 1): one point anywhere takes the lead
+    evening, _view = _evening(client, Variant.CLUB, 2, points=lambda _i, _seat: 100)
+    client.set_cookie("lang", lang)
+    sides = _sides(client.get(evening).text)
+    assert [s["catch-up"].split(" (")[0] for s in sides] == [words, words]  # (and what a Misère means)
+    assert "1 points" not in _section(client.get(evening).text)
+
+
+def test_row_by_row_says_what_one_hand_needs(client: FlaskClient) -> None:
+    evening, _view = _evening(client, Variant.TEAMS, 11, points=lambda _i, seat: 150 if seat % 2 == 0 else 10)
+    section = _section(client.get(evening).text)
+    assert "What each open cell adds" not in section
+    assert "What one hand in the row needs on its own to take the lead:" in section
+    api = _api(client, evening)
+    cells = {(r["key"], c["side"]): c for r in api["rows"] for c in r["cells"] if c["open"]}
+    body = re.search(r'<table class="plain outlook-table">.*?</table>', section, re.S)
+    assert body
+    shown = {
+        (key, side): re.sub(r"<[^>]+>", "", text).strip()
+        for key, side, text in re.findall(
+            r'<td class="num" data-row="([^"]+)" data-side="(\d+)">(.*?)</td>', body.group(0), re.S
+        )
+    }
+    assert shown, "row by row shows the open cells"
+    for (key, side), text in shown.items():
+        if (key, int(side)) not in cells:  # written: nothing to need
+            assert text == "", (key, side, text)
+            continue
+        alone = cells[key, int(side)]["lead_alone"]
+        mark = "–" if alone is None else "✓" if alone == 0 else "match" if alone == 257 else str(alone)
+        assert text.startswith(mark), (key, side, text)
+
+
+@pytest.mark.parametrize("early", [True, False], ids=["ended early", "every cell written"])
+def test_nothing_is_needed_once_the_evening_is_over(client: FlaskClient, early: bool) -> None:
+    rs = default_ruleset(Variant.TEAMS)
+    evening, _view = _evening(client, Variant.TEAMS, 5 if early else rs.n_hands)
+    if early:  # a full slate is over by itself: the write that fills the last cell ends it
+        fields = hidden(client.get(evening).text, "/end")
+        r = client.post(f"{evening}/end", data={**fields, "early": "1", "counts_in_money": "1"})
+        assert r.status_code == 302
+    token, evening_id = evening.split("/")[2], evening.rsplit("/", 1)[1]
+    ended = client.get(f"/api/v1/evenings/{evening_id}", headers={"Authorization": f"Bearer {token}"})
+    assert ended.get_json()["status"] == "ended"
+    section = _section(client.get(evening).text)
+    assert "outlook-side" in section  # the outlook stays, saying who won
+    assert "data-catch-up" not in section and "data-clinch" not in section
+    assert "To take the lead" not in section and "Sure to win" not in section and "Row by row" not in section
+    assert all(s["lead_need"] is None and s["sure_need"] is None for s in _api(client, evening)["sides"])
 
 
 def test_a_decided_side_is_said_in_words(client: FlaskClient) -> None:
@@ -198,10 +293,11 @@ def test_an_ended_evening_keeps_its_setting(client: FlaskClient) -> None:
     rs = default_ruleset(Variant.THREE)
     evening, _view = _evening(client, Variant.THREE, rs.n_hands)
     page = client.get(evening).text
-    r = client.post(f"{evening}/end", data=hidden(page, "/end"))
-    assert r.status_code == 302
+    if f'action="{evening}/end"' in page:  # a tie still to cut (else over with its last cell): closing cuts it
+        r = client.post(f"{evening}/end", data=hidden(page, "/end"))
+        assert r.status_code == 302
     page = client.get(evening).text
-    assert "outlook-side" in page
+    assert "/reopen" in page and "outlook-side" in page
     assert _toggle(client, evening, "1", page).status_code == 302
     assert "outlook-side" not in client.get(evening).text
 
@@ -218,5 +314,5 @@ def test_page_and_api_give_the_same_numbers(client: FlaskClient, variant: Varian
         assert float(shown["win"]) == s["win"] and shown["decided"] == s["decided"]
         if variant is not Variant.THREE:
             assert shown["range"] == f"{s['min']} to {s['max']}"
-            assert shown["catch-up"] == _line(s["catch_up"], lead=True)
-            assert shown["clinch"] == _line(s["clinch"], lead=False)
+            assert _says(shown.get("catch-up"), s["lead_need"]), (shown, s["lead_need"])
+            assert _says(shown.get("clinch"), s["sure_need"]), (shown, s["sure_need"])

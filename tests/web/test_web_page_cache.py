@@ -181,7 +181,7 @@ def test_a_replaced_link_never_gets_the_old_links_page(app: Flask, client: Flask
     token = write.rsplit("/", 1)[-1]
     assert token in client.get(page).text and token in client.get(page).text  # drawn, then kept
     new = client.post(f"{API}/circle/write-token", headers=_bearer(write)).get_json()["write_token"]
-    assert client.get(page).status_code == 404
+    assert client.get(page).status_code == 410  # the link was replaced: said so
     renewed = client.get(page.replace(token, new))
     assert renewed.status_code == 200 and token not in renewed.text and new in renewed.text
 
@@ -196,11 +196,11 @@ def test_cut_and_fill_put_fresh_values_where_the_drawing_had_its_own() -> None:
 
 def test_the_cache_is_bounded_and_drops_the_least_recently_used(app: Flask) -> None:
     cache = PageCache(2)
-    keys = [("page", "link", f"e{n}", None, True, "en", "en") for n in range(3)]
+    keys: list[Any] = [("page", "link", f"e{n}", None, True, "en", "en") for n in range(3)]  # no stamp: never read
     for key in keys[:2]:
-        cache.put(key, Kept((key[2],), ()))  # type: ignore[arg-type]  # keys without a stamp: never read
+        cache.put(key, Kept((key[2],), ()))
     assert cache.get(keys[0]) is not None  # used: the other one is older now
-    cache.put(keys[2], Kept(("e2",), ()))  # type: ignore[arg-type]  # keys without a stamp: never read
+    cache.put(keys[2], Kept(("e2",), ()))
     assert len(cache) == 2
-    assert cache.get(keys[1]) is None and cache.get(keys[0]) is not None  # type: ignore[arg-type]  # no stamps
+    assert cache.get(keys[1]) is None and cache.get(keys[0]) is not None
     assert cache_of(app) is not None

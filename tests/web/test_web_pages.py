@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import socket
 
 import pytest
 from flask.testing import FlaskClient
@@ -204,8 +205,8 @@ def test_address_falls_back_to_loopback(monkeypatch: pytest.MonkeyPatch) -> None
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(address.socket, "socket", NoNetwork)
-    monkeypatch.setattr(address.socket, "getaddrinfo", lambda *a, **k: [])
+    monkeypatch.setattr(socket, "socket", NoNetwork)  # the module scorekeeper.address asks
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: [])
     assert address.local_ips() == ["127.0.0.1"]
     assert address.urls(8080) == ["http://127.0.0.1:8080/"]
 

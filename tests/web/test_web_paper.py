@@ -154,8 +154,9 @@ def test_a_joker_cell_is_checked_as_the_api_checks_it(client: FlaskClient) -> No
     names = ["Anna", "Beat", "Cla", "Dora"]
     base = {**fields, **{f"seat_{i}": n for i, n in enumerate(names)}, "played_on": "2026-03-06"}
     assert 'value="misere:obenabe"' in client.get(url).text
-    # a contract the row does not allow; a Misère "match" (the declaring side took no trick) writes 0
-    for code, value, mark in (("suit:H", "10", ""), ("misere:obenabe", "885", "match")):
+    # a contract the row does not allow; a Misère ★ match written as 0 (a Misère ★ match is the
+    # hand without a trick: 885); the page's ★ is the API's countermatch (no trick) in a Misère
+    for code, value, mark in (("suit:H", "10", ""), ("misere:obenabe", "0", "match")):
         data = {
             **base,
             "cell_misere_zwueschi_0": value,
@@ -165,11 +166,15 @@ def test_a_joker_cell_is_checked_as_the_api_checks_it(client: FlaskClient) -> No
         }
         r = client.post(url, data=data)
         assert r.status_code == 422
-        cell = {"row_key": "misere_zwueschi", "side": 0, "value": int(value), "played_as": code, "match": bool(mark)}
+        marks = {"countermatch": True} if code.startswith("misere") and mark else {"match": bool(mark)}
+        cell = {"row_key": "misere_zwueschi", "side": 0, "value": int(value), "played_as": code, **marks}
         api = _api_error(client, circle, {"variant": "club", "players": names, "cells": [cell]})
         assert flashes(r.text) == [api], (flashes(r.text), api)
-    # without it, the same cell reads as an ordinary match of that row
-    r = client.post(url, data={**data, "as_misere_zwueschi_0": ""})
+    assert flashes(r.text) == ["A ★ match in the row “Misère / Zwüschedüre” writes 885."]
+    url, fields = _form(client, circle, "club")
+    r = client.post(url, data={**data, **fields, "as_misere_zwueschi_0": ""})
+    assert r.status_code == 422  # without it, 0 is no ordinary match of that row either
+    r = client.post(url, data={**data, **fields, "as_misere_zwueschi_0": "", "mark_misere_zwueschi_0": ""})
     assert r.status_code == 302, flashes(r.text)
     url, fields = _form(client, circle, "club")
     r = client.post(
@@ -177,6 +182,38 @@ def test_a_joker_cell_is_checked_as_the_api_checks_it(client: FlaskClient) -> No
     )
     assert r.status_code == 422 and any("from the list" in f for f in flashes(r.text))
     assert 'value="nonsense"' not in r.text  # the list offers only what the row allows
+
+
+def test_a_misere_match_typed_from_paper_is_the_hand_without_a_trick(client: FlaskClient) -> None:
+    """Issue 20: the page's ★ match of a Misère cell (885: the team took no trick) is written as
+    the slate shows it, a ★ match, not refused or turned into the every-trick hand (0)."""
+    circle, _view = create_circle(client)
+    url, fields = _form(client, circle, "club")
+    page = client.get(url).text
+    assert "★ match (a Misère: the team took no trick)" in page
+    data = {
+        **fields,
+        **{f"seat_{i}": n for i, n in enumerate(["Anna", "Beat", "Cla", "Dora"])},
+        "played_on": "2026-03-06",
+        "cell_misere_zwueschi_0": "885",
+        "mark_misere_zwueschi_0": "match",
+        "as_misere_zwueschi_0": "misere:obenabe",
+        "cell_misere_zwueschi_1": "0",
+        "mark_misere_zwueschi_1": "countermatch",
+        "as_misere_zwueschi_1": "misere:undenufe",
+        "counts_in_money": "0",
+    }
+    r = client.post(url, data=data)
+    assert r.status_code == 302, flashes(r.text)
+    slate = client.get(r.headers["Location"]).text
+    good = re.findall(r'<td class="filled match[^"]*">\s*<(?:a|span) class="cell"[^>]*>\s*(\d+)', slate)
+    bad = re.findall(r'<td class="filled countermatch[^"]*">\s*<(?:a|span) class="cell"[^>]*>\s*(\d+)', slate)
+    assert (good, bad) == (["885"], ["0"])
+    token = circle.removeprefix("/c/")
+    evening = r.headers["Location"].rstrip("/").split("/")[-1]
+    ev = client.get(f"/api/v1/evenings/{evening}", headers={"Authorization": f"Bearer {token}"}).get_json()
+    cells = [c for row in ev["slate"]["rows"] if row["key"] == "misere_zwueschi" for c in row["cells"]]
+    assert [(c["value"], c["match"], c["countermatch"]) for c in cells] == [(885, False, True), (0, True, False)]
 
 
 def test_ties_are_cut_by_the_app_unless_the_table_says_how_it_cut_them(client: FlaskClient) -> None:

@@ -66,11 +66,19 @@ BAD = [
     ({"row": "nonsense"}, "Not a valid choice."),
     ({"declarer": ""}, "Who declared?"),
     ({"declarer": "7"}, "Not a valid choice."),
-    ({"match": "y"}, "A match needs all 157 points to the declarer and 0 to the defenders."),
-    ({"countermatch": "y"}, "A countermatch needs 0 points to the declarer and all 157 to the defenders."),
+    (
+        {"match": "y"},
+        "“Every trick taken” needs the points 157 : 0, but they are 100 : 57. "
+        "Correct the points, or untick “every trick taken”.",
+    ),
+    (
+        {"countermatch": "y"},
+        "“No trick taken” needs the points 0 : 157, but they are 100 : 57. "
+        "Correct the points, or untick “no trick taken”.",
+    ),
     (
         {"declarer_points": "157", "defender_points": "0", "match": "y", "countermatch": "y"},
-        "A hand cannot be both a match and a countermatch.",
+        "A side cannot take every trick and no trick: tick one of the two at most.",
     ),
     ({"row": "joker1"}, "Say what the row “Joker” was played as."),
     ({"row": "joker1", "played_as": "misere:obenabe"}, "Not a valid choice."),
@@ -197,3 +205,83 @@ def test_seich_is_not_offered_outside_the_club(client: FlaskClient, three: str) 
     r = post_hand(client, three, {"declarer": "1", "seich": "y"})
     assert r.status_code == 422  # without the field it is an ordinary hand with no row or points
     assert version_of(client.get(three).text) == 0
+
+
+# --- issue 20: the match boxes speak the row's meaning; a tick never changes typed points ---
+def _box_words(page: str, box: str) -> str:
+    """The words next to the "every trick" (``match``) or "no trick" (``countermatch``) box."""
+    m = re.search(rf'<input[^>]*name="{box}"[^>]*>\s*<span data-mark-text[^>]*>([^<]*)</span>', page)
+    assert m, box
+    return html.unescape(m.group(1))
+
+
+def test_without_script_the_boxes_name_the_trick_and_both_meanings(client: FlaskClient, club: str) -> None:
+    page = client.get(club).text
+    # tonight has Misère rows: the page cannot follow the row without its script, so each box
+    # says first what happened at the table, then what that is in an ordinary row and in a Misère
+    assert _box_words(page, "match") == "Every trick taken (★ match; in a Misère ✗ countermatch)"
+    assert _box_words(page, "countermatch") == "No trick taken (✗ countermatch; in a Misère ★ match)"
+    assert "Match (every trick)" not in page
+    # the script's words per row: a Misère's ★ match is the box of "no trick taken"
+    assert 'data-misere="★ Misère match: no trick taken"' in html.unescape(page)
+    assert re.search(r'<option value="misere:obenabe"[^>]*data-misere="1"', page)
+    assert not re.search(r'<option value="suit:H"[^>]*data-misere', page)
+
+
+def test_a_misere_without_a_trick_ticked_as_such_is_the_misere_match(client: FlaskClient, club: str) -> None:
+    """The box the plain form names "No trick taken ... in a Misère ★ match" writes the Misère's
+    match (the opponents' 157 x 5 + 100), shown with the ★ of the slate's key: never the
+    opposite (0)."""
+    hand = {
+        "declarer": "1",
+        "row": "misere_zwueschi",
+        "played_as": "misere:undenufe",
+        "declarer_points": "0",
+        "defender_points": "157",
+        "countermatch": "y",
+    }
+    assert post_hand(client, club, hand).status_code == 302
+    page = client.get(club).text
+    assert flashes(page) == ["Hand recorded: hand 1: Beat · Misère / Zwüschedüre · Misère: Undenufe · 0 : 157 · match"]
+    assert re.search(r'<td class="filled match[^"]*">\s*<a class="cell"[^>]*>\s*885', page)
+    assert "★ match (a Misère: no trick), ✗ countermatch (a Misère: every trick)" in page
+    # the correction form has the same box ticked, with the same words
+    edit = client.get(f"{club}/entries/0").text
+    assert re.search(r'<input[^>]*checked[^>]*name="countermatch"|<input[^>]*name="countermatch"[^>]*checked', edit)
+    assert _box_words(edit, "countermatch") == "No trick taken (✗ countermatch; in a Misère ★ match)"
+
+
+def test_a_variant_without_misere_says_match_and_countermatch_plainly(client: FlaskClient, three: str) -> None:
+    page = client.get(three).text
+    assert _box_words(page, "match") == "★ Match: every trick taken"
+    assert _box_words(page, "countermatch") == "✗ Countermatch: no trick taken"
+    assert 'data-marks="fixed"' in page
+
+
+@pytest.mark.parametrize("box", ["match", "countermatch"])
+def test_typed_points_and_a_ticked_box_that_disagree_are_refused(client: FlaskClient, club: str, box: str) -> None:
+    """100 : 57 typed and "every trick" (or "no trick") ticked: refused with the typed points in the
+    message, nothing written, the typed points kept (the server never makes it 157 : 0)."""
+    hand = {"declarer": "0", "row": "obenabe", "declarer_points": "100", "defender_points": "57", box: "y"}
+    r = post_hand(client, club, hand)
+    assert r.status_code == 422
+    (message,) = flashes(r.text)
+    assert "but they are 100 : 57" in message and ("157 : 0" if box == "match" else "0 : 157") in message
+    assert re.search(r'name="declarer_points"[^>]*value="100"', r.text)
+    assert re.search(r'name="defender_points"[^>]*value="57"', r.text)
+    page = client.get(club).text
+    assert version_of(page) == 0 and filled_cells(page) == 0
+
+
+def test_a_seich_leaves_its_mark_on_the_slate(client: FlaskClient, club: str) -> None:
+    """Issue 20: where a team's one Seich went stays on the slate (a Seich row under the cells,
+    its hand linking to the correction), and the turn guide says who used it in which hand."""
+    assert '<tr class="seich">' not in client.get(club).text  # nothing called yet: no row
+    assert post_hand(client, club, {"declarer": "1", "seich": "y"}).status_code == 302  # Beat, in the barrel
+    page = client.get(club).text
+    row = re.search(r'<tr class="seich">(.*?)</tr>', page, re.S)
+    assert row, "no Seich row on the slate"
+    cells = re.findall(r"<td>(.*?)</td>", row.group(1), re.S)
+    assert len(cells) == 2 and "not called yet" in cells[0]
+    assert re.search(r'<a href="[^"]*/entries/0"[^>]*>hand 1 · Beat</a>', cells[1])
+    assert "Used: Beat &amp; Dora in hand 1 (Beat)." in page

@@ -18,8 +18,10 @@ from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.i18n import local_date, local_datetime
 from scorekeeper.present.labels import SHY, hyphenate
 from scorekeeper.present.slate import build_slate_view
+from scorekeeper.present.slate_page import build_live
 from scorekeeper.scoring.slate import Slate
 from scorekeeper.services import circles, evenings
+from scorekeeper.services.read.snapshot import load_snapshot
 
 GOOD = {"declarer": "1", "row": "suit_H", "declarer_points": "100", "defender_points": "57"}
 
@@ -130,7 +132,7 @@ def test_share_the_links_and_make_a_new_onlookers_link(client: FlaskClient) -> N
     assert m and 'data-copy="view-link"' in r.text
     fresh = m.group(1)
     assert fresh != view
-    assert client.get(view).status_code == 404  # the old onlookers link stops working
+    assert client.get(view).status_code == 410  # the old onlookers link stops working, and says so
     ro = client.get(fresh)
     assert ro.status_code == 200 and "read-only" in ro.text
     assert client.post(f"{fresh}/view-link", data=hidden(page, "/view-link")).status_code == 403
@@ -230,7 +232,7 @@ def test_a_misere_countermatch_is_coloured_as_good_for_the_declarer(app: Flask) 
         )
         for i, entry in enumerate(entries):
             ev = evenings.record_hand(ev, entry, expected_version=ev.version, request_id=f"misere-{i}")
-        view = build_slate_view(evenings.load_snapshot(ev))
+        view = build_slate_view(load_snapshot(ev))
     by_key = {r.key: r for r in view.rows}
     good = by_key["misere_zwueschi"].cells[1]
     assert good.value is not None and good.value > 0 and good.match and not good.countermatch
@@ -283,6 +285,7 @@ def test_the_live_fragment_is_given_every_name_its_templates_use(app: Flask, cli
     with app.test_request_context(page):
         circle, can_write = circles.open_circle(write.rsplit("/", 1)[-1])
         ev = evenings.get_evening(circle, page.rsplit("/", 1)[-1])
-        given = slate._live_context(write.rsplit("/", 1)[-1], circle, can_write, evenings.load_snapshot(ev))
+        snap, outlook = slate._read(circle, ev)
+        given = slate._live_context(write.rsplit("/", 1)[-1], can_write, snap, build_live(snap, outlook))
     globals_ = set(env.globals) | {"key"}  # key: the names key's own {% with %}
     assert used - set(given) - globals_ == set(), used - set(given) - globals_

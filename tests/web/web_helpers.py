@@ -105,8 +105,8 @@ def plan_hand(ruleset: RuleSet, slate: Slate, i: int, points: Callable[[int, int
         return HandEntry(key, seat, contract, 157, 0, match=True)
     if i % 13 == 7:
         return HandEntry(key, seat, contract, 0, 157, countermatch=True)
-    points = (37 * i + 11) % 150 + 3
-    return HandEntry(key, seat, contract, points, 157 - points)
+    pile = (37 * i + 11) % 150 + 3
+    return HandEntry(key, seat, contract, pile, 157 - pile)
 
 
 def fill_evening(

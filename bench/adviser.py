@@ -1,0 +1,156 @@
+"""Row adviser's benchmark: prints figures, is not a test.
+
+    python bench/adviser.py [--deals N] [--seed S] [--samples K] [--budget-ms B]
+
+Random deals of every variant's rows: deal i uses the i-th variant in turn
+(three players, teams, four alone, club; their default rule sets), a random
+non-empty set of open rows of its slate, and a random deal of the 36 cards;
+seat 0 holds the hand, must choose (no pass: passing has no value in hindsight),
+declares and leads.
+
+Pickers: the adviser (``bots.adviser.advise``, as the page and the computer
+players run it: ``--samples`` deals of the hidden cards, ``--budget-ms``), a
+uniformly random open row, and the simple heuristic "highest factor first, then
+most trumps / highest cards for the row" (the rules of thumb of
+``bots.handeval`` for the row's best contract break ties in factor).
+
+Hindsight: the real deal is played out in every open row by the computer
+players' cheap policy (``bots.playout.policy_playout``, no exploration, the same
+seed for every row), the row played as the computer players would announce it
+(the contract the adviser names for the row, before it has seen the deal; a
+row without a choice has one contract anyway); that is the row's slate value in
+hindsight (``adviser.slate_value``: card points through the row's scoring and
+factor, a match as the scoring writes it). A pick's regret = the best open
+row's value minus the picked row's; every picker plays a row with the same
+contract, so only the choice of row is measured. A row's value is on the slate's own
+scale, so the variants' regrets differ in size (club rows are worth up to 12 x
+157 + 100; teams' tenths up to 8 x 25).
+
+``p95_ms``: the adviser's CPU time per answer (all open rows), 95th percentile.
+
+The last line is exactly:
+``adviser regret=<x> heuristic_regret=<x> random_regret=<x> deals=<n> p95_ms=<x>``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scorekeeper.bots.adviser import (
+    BUDGET_MS,
+    SAMPLES,
+    Situation,
+    advise,
+    best_block,
+    play_out,
+    row_contracts,
+    slate_value,
+)
+from scorekeeper.bots.handeval import contract_points, shape_of
+from scorekeeper.engine.deal import deal_hands
+from scorekeeper.game.contracts import Contract, Mode
+from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
+
+VARIANTS: tuple[RuleSet, ...] = tuple(default_ruleset(v) for v in Variant)
+
+
+def hindsight(rs: RuleSet, hands: list[int], contracts: dict[str, Contract], seed: int) -> dict[str, float]:
+    """Every open row's slate value when the real deal is played out in it with
+    the contract the computer players choose for it (``contracts``)."""
+    shape = shape_of(rs.n_players, rs.teams)
+    first = best_block(hands[0], (Mode.TRUMP, Mode.OBENABE, Mode.UNDENUFE), shape)
+    out: dict[str, float] = {}
+    for key, c in contracts.items():
+        p, m = play_out(hands, rs, c, first, random.Random(seed), eps=0.0)
+        out[key] = slate_value(rs.cells, rs.row(key).factor, p, m)
+    return out
+
+
+def heuristic_pick(rs: RuleSet, hand: int, open_rows: tuple[str, ...]) -> str:
+    """Highest factor first; among equal factors the row whose best contract the
+    rules of thumb value most (most trumps, highest cards)."""
+    shape = shape_of(rs.n_players, rs.teams)
+
+    def key(k: str) -> tuple[int, float]:
+        row = rs.row(k)
+        return (row.factor, max(contract_points(c, hand, shape) for c in row_contracts(row, hand, shape, 99)))
+
+    return max(open_rows, key=key)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=25)
+    ap.add_argument("--samples", type=int, default=SAMPLES)
+    ap.add_argument("--budget-ms", type=float, default=BUDGET_MS)
+    ap.add_argument("--variant", choices=[v.value for v in Variant], help="this variant's deals only")
+    args = ap.parse_args(argv)
+    if args.deals < 1:
+        ap.error("--deals must be at least 1")
+    regrets: dict[str, list[float]] = {"adviser": [], "heuristic": [], "random": []}
+    by_variant: dict[str, dict[str, list[float]]] = {}
+    cpu_ms: list[float] = []
+    t_start = time.perf_counter()
+    for i in range(args.deals):
+        rs = VARIANTS[i % len(VARIANTS)] if args.variant is None else default_ruleset(args.variant)
+        rng = random.Random(args.seed * 1_000_003 + i)
+        keys = [r.key for r in rs.rows]
+        open_rows = tuple(sorted(rng.sample(keys, rng.randint(1, len(keys))), key=keys.index))
+        deck = list(range(36))
+        rng.shuffle(deck)
+        hands = deal_hands(deck, rs.n_players, rs.n_players - 1)  # seat 0 is forehand
+        hand = hands[0]
+        t0 = time.process_time()
+        advice = advise(hand, Situation(rs, open_rows, may_pass=False), random.Random(i), args.budget_ms, args.samples)
+        cpu_ms.append((time.process_time() - t0) * 1000.0)
+        values = hindsight(rs, hands, {r.row: r.contract for r in advice.rows}, rng.randrange(2**32))
+        best = max(values.values())
+        picks = {
+            "adviser": advice.pick,
+            "heuristic": heuristic_pick(rs, hand, open_rows),
+            "random": rng.choice(open_rows),
+        }
+        per = by_variant.setdefault(rs.variant.value, {k: [] for k in regrets})
+        for name, pick in picks.items():
+            regrets[name].append(best - values[pick])
+            per[name].append(best - values[pick])
+    wall = time.perf_counter() - t_start
+
+    def mean(xs: list[float]) -> float:
+        return statistics.fmean(xs) if xs else 0.0
+
+    print(
+        f"deals {args.deals} (seed {args.seed}), {args.samples} samples, budget {args.budget_ms:.0f} ms, {wall:.0f} s"
+    )
+    print("mean regret per variant (slate value of the best open row in hindsight minus the pick's):")
+    for variant, per in by_variant.items():
+        n = len(per["adviser"])
+        se = statistics.stdev(per["adviser"]) / n**0.5 if n > 1 else 0.0
+        print(
+            f"  {variant:6s} deals={n:5d} adviser={mean(per['adviser']):8.2f} (se {se:.2f})"
+            f" heuristic={mean(per['heuristic']):8.2f} random={mean(per['random']):8.2f}"
+        )
+    hits = sum(1 for r in regrets["adviser"] if r == 0)
+    print(f"adviser picked the best row in hindsight in {hits} of {args.deals} deals")
+    cpu_sorted = sorted(cpu_ms)
+    p95 = cpu_sorted[min(len(cpu_sorted) - 1, int(0.95 * len(cpu_sorted)))]
+    print(
+        f"adviser CPU per answer: median {statistics.median(cpu_ms):.0f} ms,"
+        f" p95 {p95:.0f} ms, max {cpu_sorted[-1]:.0f} ms"
+    )
+    print(
+        f"adviser regret={mean(regrets['adviser']):.2f} heuristic_regret={mean(regrets['heuristic']):.2f}"
+        f" random_regret={mean(regrets['random']):.2f} deals={args.deals} p95_ms={p95:.0f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
