@@ -309,14 +309,15 @@ DECK_CHOICES = [
 EXTRA_LABELS = {"slalom": _l("Slalom"), "gustav": _l("Gustav (Riesenslalom)"), "tuo": _l("TUO")}
 
 
-class StartEveningForm(FlaskForm):
-    variant = HiddenField(validators=[DataRequired()])
-    deck = RadioField(_l("Suit names"), choices=choices(DECK_CHOICES), default="swiss")
-    # The choices' words are the chosen deck's suit names, set per request (web.circles._build_form).
-    suit_order = SelectField(
-        _l("Order of the suit rows"), choices=choices((name, name) for name in SUIT_ORDERS), validate_choice=True
-    )
-    barrel = RadioField(
+# The fields both start forms ask alike. Made by functions, not a shared base class, so that each
+# form keeps its own field order (WTForms orders fields by when they were made, and the order
+# decides which invalid field is marked first).
+def _deck_field() -> Any:
+    return RadioField(_l("Suit names"), choices=choices(DECK_CHOICES), default="swiss")
+
+
+def _barrel_field() -> Any:
+    return RadioField(
         _l("Barrel rule"),
         default=BarrelRule.BOOK.value,
         choices=choices(
@@ -326,28 +327,45 @@ class StartEveningForm(FlaskForm):
             ]
         ),
     )
+
+
+def _stake_fields() -> tuple[Any, Any, Any]:
+    """The stake, per how many points it counts, and the rounding."""
+    return (
+        ClearDecimalField(
+            _l("Stake in CHF"),
+            places=2,
+            message=STAKE_MESSAGE,
+            validators=[InputRequired(STAKE_MESSAGE), NumberRange(0, 1000, STAKE_MESSAGE)],
+            render_kw={"inputmode": "decimal"},
+        ),
+        ClearIntegerField(
+            _l("per how many points"),
+            message=PER_POINTS_MESSAGE,
+            validators=[Optional(), NumberRange(1, 10000, PER_POINTS_MESSAGE)],
+            render_kw={"inputmode": "numeric"},
+        ),
+        SelectField(
+            _l("Rounding"), choices=choices([("5", _l("to 5 Rappen")), ("1", _l("exact to the Rappen"))]), default="5"
+        ),
+    )
+
+
+class StartEveningForm(FlaskForm):
+    variant = HiddenField(validators=[DataRequired()])
+    deck = _deck_field()
+    # The choices' words are the chosen deck's suit names, set per request (web.circles._build_form).
+    suit_order = SelectField(
+        _l("Order of the suit rows"), choices=choices((name, name) for name in SUIT_ORDERS), validate_choice=True
+    )
+    barrel = _barrel_field()
     undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
     extra_rows = MultiCheckboxField(_l("Extra rows"), choices=choices(EXTRA_LABELS.items()))
     jokers_play_extras = BooleanField(_l("A joker may also be played as an extra row"))
     # the suit order and extra rows the factor list was shown for (``rulesets.typed_factors``)
     shown_order = HiddenField()
     shown_extras = HiddenField()
-    stake_chf = ClearDecimalField(
-        _l("Stake in CHF"),
-        places=2,
-        message=STAKE_MESSAGE,
-        validators=[InputRequired(STAKE_MESSAGE), NumberRange(0, 1000, STAKE_MESSAGE)],
-        render_kw={"inputmode": "decimal"},
-    )
-    per_points = ClearIntegerField(
-        _l("per how many points"),
-        message=PER_POINTS_MESSAGE,
-        validators=[Optional(), NumberRange(1, 10000, PER_POINTS_MESSAGE)],
-        render_kw={"inputmode": "numeric"},
-    )
-    round_to = SelectField(
-        _l("Rounding"), choices=choices([("5", _l("to 5 Rappen")), ("1", _l("exact to the Rappen"))]), default="5"
-    )
+    stake_chf, per_points, round_to = _stake_fields()
     first_dealer = RadioField(_l("First dealer"), coerce=int, validators=[InputRequired(_l("Who deals first?"))])
     request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
 
@@ -387,18 +405,9 @@ class OwnRulesForm(FlaskForm):
 
     rules = HiddenField()
     variant = SelectField(_l("The table"), choices=choices((v.value, v.value) for v in Variant), validate_choice=True)
-    deck = RadioField(_l("Suit names"), choices=choices(DECK_CHOICES), default="swiss")
+    deck = _deck_field()
     add_row = SelectField(_l("Add a row"), choices=[], validate_choice=False)
-    barrel = RadioField(
-        _l("Barrel rule"),
-        default=BarrelRule.BOOK.value,
-        choices=choices(
-            [
-                (BarrelRule.BOOK.value, _l("Book: back to forehand, who must choose")),
-                (BarrelRule.ONLINE.value, _l("Online table: the first who can choose must choose")),
-            ]
-        ),
-    )
+    barrel = _barrel_field()
     add_name = StringField(
         _l("Name of a house row"),
         validators=[Optional(), Length(max=ROW_NAME_MAX)],
@@ -441,22 +450,7 @@ class OwnRulesForm(FlaskForm):
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
     undenufe_six11 = BooleanField(_l("Undenufe: ace 0, six 11"))
-    stake_chf = ClearDecimalField(
-        _l("Stake in CHF"),
-        places=2,
-        message=STAKE_MESSAGE,
-        validators=[InputRequired(STAKE_MESSAGE), NumberRange(0, 1000, STAKE_MESSAGE)],
-        render_kw={"inputmode": "decimal"},
-    )
-    per_points = ClearIntegerField(
-        _l("per how many points"),
-        message=PER_POINTS_MESSAGE,
-        validators=[Optional(), NumberRange(1, 10000, PER_POINTS_MESSAGE)],
-        render_kw={"inputmode": "numeric"},
-    )
-    round_to = SelectField(
-        _l("Rounding"), choices=choices([("5", _l("to 5 Rappen")), ("1", _l("exact to the Rappen"))]), default="5"
-    )
+    stake_chf, per_points, round_to = _stake_fields()
     first_dealer = RadioField(_l("First dealer"), coerce=int, validators=[Optional()])
     request_id = HiddenField(validators=[DataRequired(), Length(min=8, max=64)])
 
