@@ -253,3 +253,13 @@ def test_another_table_takes_its_own_scoring(client: FlaskClient) -> None:
     assert 'id="scoring"' not in page and "seat_3" not in sent(page)  # three seats, card points
     page = _step(client, url, page, "refresh", variant="teams")
     assert sent(page)["scoring"] == "tenths" and sent(page)["match_bonus"] == "0" and "seat_3" in sent(page)
+
+
+def test_three_players_are_asked_their_stake_per_stick_on_both_start_pages(client: FlaskClient) -> None:
+    """Three players pay per stick (RULES 6.1): neither start page asks per how many points or how
+    to round, where the answer would be dropped without a word; the other tables are asked both."""
+    write, _view = create_circle(client)
+    for page in (client.get(f"{write}/start/own?preset=three").text, client.get(f"{write}/start?variant=three").text):
+        assert "per stick" in page and 'name="per_points"' not in page and 'name="round_to"' not in page
+    for page in (client.get(f"{write}/start/own?preset=teams").text, client.get(f"{write}/start?variant=teams").text):
+        assert "per stick" not in page and 'name="per_points"' in page and 'name="round_to"' in page
