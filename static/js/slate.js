@@ -135,16 +135,21 @@
   var saved = null, writing = false, era = 0; /* the record form while a correction stands in; a write on its way */
   function $(id) { return document.getElementById(id); }
 
-  /* The answer parsed once; the slate (#live) first, so the new value is painted at once, the
-     other parts once that frame is painted (then ``done``). */
+  /* The answer parsed once. The server's grid first, alone and by hand (a copy of it: it holds
+     nothing for htmx to process, and nothing listens for it), so the new value is painted in the
+     next frame; then, that frame painted, the rest with htmx: the live fragment (turn guide,
+     outlook, the poll's next version; its grid the same again), the message, the forms (then
+     ``done``). */
   var SPEC = { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0, ignoreTitle: true };
   function swapIn(html, done) {
     var live = $("live");
     if (!window.htmx || !live || PARTS.some(function (id) { return !$(id); })) return false;
     var doc = new DOMParser().parseFromString(html, "text/html");
-    window.htmx.swap(live, doc.body, SPEC, { select: "#live" });
+    var grid = doc.getElementById("slate"), shown = $("slate");
+    if (grid && shown && live.contains(shown)) shown.replaceWith(document.importNode(grid, true));
     requestAnimationFrame(function () {
       setTimeout(function () {
+        window.htmx.swap($("live"), doc.body, SPEC, { select: "#live" });
         window.htmx.swap($("record"), doc.body, SPEC, { select: "#record", selectOOB: PARTS.join(",") });
         if (done) done();
       }, 0);
