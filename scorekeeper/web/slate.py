@@ -28,7 +28,7 @@ from ..models import Circle, Evening
 from ..present.errors import error_text
 from ..present.housekeeping import evening_label
 from ..present.labels import describe
-from ..present.offline import rule_snapshot
+from ..present.offline import fixed_rules, rule_snapshot
 from ..present.slate_page import LiveView, build_live, build_slate_page, hand_choices, last_hand
 from ..scoring.final import Cut
 from ..services import circles as circle_service
@@ -143,6 +143,7 @@ def _whole_page(token: str, circle: Circle, snap: EveningSnapshot, can_write: bo
         "png_url": url_for("picture.picture", token=token, evening_id=snap.public_id),
         "picture_link": picture_link(circle, snap.public_id),
         "offline_evening": _offline_evening(token, snap, can_write and not ended),
+        "fixed_rules": fixed_rules(snap),
     }
 
 
