@@ -51,8 +51,16 @@ CLIENT_CODES = (
 
 
 def rule_snapshot(snap: EveningSnapshot) -> dict[str, Any]:
-    """The evening's rules and open cells as the phone checks a new hand against them."""
-    rs, slate = snap.ruleset, snap.slate
+    """The evening's rules and open cells as the phone checks a new hand against them: what
+    stays the same all evening (``fixed_rules``) and what a write changes (``live_rules``)."""
+    return {**fixed_rules(snap), **live_rules(snap)}
+
+
+def fixed_rules(snap: EveningSnapshot) -> dict[str, Any]:
+    """The part of ``rule_snapshot`` that no write changes (the rows, the contracts, the
+    messages, in the page's language): sent once with the slate page, outside its live
+    fragment, so neither the poll nor the answer to a write carries it again."""
+    rs = snap.ruleset
     rows: dict[str, Any] = {}
     for row in rs.rows:
         allowed = [c.code for kind in row.kinds for c in all_contracts(kind) if row.allows(c)] if row.is_choice else []
@@ -60,16 +68,24 @@ def rule_snapshot(snap: EveningSnapshot) -> dict[str, Any]:
     # every contract by its name: the messages and the queued hands' descriptions
     contracts = {c.code: contract_label(c, rs.deck) for kind in Kind for c in all_contracts(kind)}
     return {
-        "version": snap.version,
         "total": TOTAL_POINTS,
         "seat_side": [rs.side_of(seat) for seat in range(rs.n_players)],
-        "names": list(snap.names),
         "rows": rows,
         "contracts": contracts,
+        "messages": {code: gettext(ERROR_CODES[code]) for code in CLIENT_CODES},
+    }
+
+
+def live_rules(snap: EveningSnapshot) -> dict[str, Any]:
+    """The part of ``rule_snapshot`` a write changes (the version, the names, the open rows,
+    the turn guide): in the slate's live fragment."""
+    rs, slate = snap.ruleset, snap.slate
+    return {
+        "version": snap.version,
+        "names": list(snap.names),
         "open": [slate.open_rows(side) for side in range(rs.n_sides)],
         "full": sorted(slate.full_sides()),
         "complete": slate.complete,
-        "messages": {code: gettext(ERROR_CODES[code]) for code in CLIENT_CODES},
         "turns": turn_snapshot(snap),
     }
 

@@ -18,7 +18,7 @@ from ..services.read.outlook import EveningOutlook
 from ..services.read.replay import LogItem
 from ..services.read.snapshot import EveningSnapshot
 from .labels import describe, row_label, row_labels
-from .offline import rule_snapshot
+from .offline import live_rules
 from .outlook import OutlookView, build_outlook_view
 from .result import ResultView, result_view
 from .slate import MarkChoice, SlateView, build_slate_view, contract_choices, mark_choice
@@ -105,7 +105,7 @@ def _live(snap: EveningSnapshot, outlook: EveningOutlook, rows: list[dict[str, A
         view=build_slate_view(snap),
         outlook_view=build_outlook_view(snap, outlook),
         open_by_row={r["key"]: r["open"] for r in rows},
-        rules=rule_snapshot(snap),
+        rules=live_rules(snap),
     )
 
 

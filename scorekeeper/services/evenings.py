@@ -237,16 +237,18 @@ def _author(author: str | None) -> str | None:
     return clean_name(author, limit=PLAYER_NAME_MAX, code="author")
 
 
-def _stored_after(evening: Evening) -> Evening:
+def _stored_after(evening: Evening, *, was_open: bool = False) -> Evening:
     """After a write that changed the evening (committed): the derived copies it changes (the
     outlook's forecast of the new version, the outcomes and rating runs of the circle's memory)
     are stored at the end of the request that wrote (``tx.after_write``); a read (GET) never
-    stores them."""
-    tx.after_write(("evening", evening.id), lambda: _store_derived(evening))
+    stores them. ``was_open``: the write needed the evening open (a hand, a correction, an
+    undo); if it is still open, the memory's stored copies are the same (they are of ended
+    evenings only), so the memory is not read again for them."""
+    tx.after_write(("evening", evening.id), lambda: _store_derived(evening, was_open))
     return evening
 
 
-def _store_derived(evening: Evening) -> None:
+def _store_derived(evening: Evening, was_open: bool = False) -> None:
     try:
         tx.session().refresh(evening)
         circle = evening.circle
@@ -255,7 +257,8 @@ def _store_derived(evening: Evening) -> None:
         log.exception("the derived copies of evening %s were not stored", evening.public_id)
         return
     outlook.store_after_write(snap, circle)
-    memory.store_after_write(circle)
+    if not (was_open and snap.is_open):
+        memory.store_after_write(circle)
 
 
 def record_hand(
@@ -310,7 +313,8 @@ def record_hand(
             asked={"entry": hand_fields(entry), "digital": digital, "author": who},
             change=change,
             queued_after=mine,
-        )
+        ),
+        was_open=True,
     )
 
 
@@ -349,7 +353,8 @@ def correct_entry(
             action="correction",
             asked={"index": index, "entry": hand_fields(entry), "author": who},
             change=change,
-        )
+        ),
+        was_open=True,
     )
 
 
@@ -373,7 +378,8 @@ def undo_last(evening: Evening, *, expected_version: int, request_id: str, autho
             action="undo",
             asked={"author": who},
             change=change,
-        )
+        ),
+        was_open=True,
     )
 
 

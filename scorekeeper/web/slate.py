@@ -28,7 +28,7 @@ from ..models import Circle, Evening
 from ..present.errors import error_text
 from ..present.housekeeping import evening_label
 from ..present.labels import describe
-from ..present.offline import rule_snapshot
+from ..present.offline import fixed_rules, rule_snapshot
 from ..present.slate_page import LiveView, build_live, build_slate_page, hand_choices, last_hand
 from ..scoring.final import Cut
 from ..services import circles as circle_service
@@ -84,29 +84,45 @@ def _live_context(token: str, can_write: bool, snap: EveningSnapshot, live: Live
         "ended": ended,
         "outlook_toggle": can_write,  # a setting of the evening, not of its slate: also once ended
         "button": ButtonForm(formdata=None),
+        "grid_html": None,  # the grid already drawn, where the answer to a write drew it first (slate/_swap.html)
         **live.parts(),
     }
 
 
 def _context(token: str, circle: Circle, can_write: bool, read: Read) -> dict[str, Any]:
     """Everything the slate page shows: its view (built in one call from what was read) and the
-    links and forms around it."""
+    links and forms around it. For the parts a write sent by the page's script is answered with
+    (slate/_swap.html), what only the whole page shows is left out (the cuts' forms, the picture's
+    links, the offline script's settings, "Same again")."""
     snap, outlook = read
     page = build_slate_page(snap, outlook)
     ended = not snap.is_open
-    return {
+    ctx = {
         **_live_context(token, can_write, snap, page.live),
         **page.parts(),
         "page": page,
         "circle": circle,
         "may_reopen": can_write and ended,
-        # "Same again" (issue 24): the next evening, same players and rules, the next first dealer
-        "again_form": AgainForm(formdata=None, data={"request_id": new_request_id()}) if can_write and ended else None,
         "ruleset": snap.ruleset,
         "names": list(snap.names),
-        "next_dealer": next_first_dealer(snap.ruleset, snap.slate.first_dealer),
         "slate": snap.slate,
         "pending": snap.pending,
+        "action_form": _action_form(snap.version),
+        "form_messages": [],
+        "invalid": None,
+    }
+    if _swap_asked() and _keeps_shape(ctx):
+        return ctx
+    return {**ctx, **_whole_page(token, circle, snap, can_write)}
+
+
+def _whole_page(token: str, circle: Circle, snap: EveningSnapshot, can_write: bool) -> dict[str, Any]:
+    """What only the whole slate page shows, around its parts."""
+    ended = not snap.is_open
+    return {
+        # "Same again" (issue 24): the next evening, same players and rules, the next first dealer
+        "again_form": AgainForm(formdata=None, data={"request_id": new_request_id()}) if can_write and ended else None,
+        "next_dealer": next_first_dealer(snap.ruleset, snap.slate.first_dealer),
         "cut_forms": [
             (
                 t,
@@ -122,14 +138,12 @@ def _context(token: str, circle: Circle, can_write: bool, read: Read) -> dict[st
             )
             for t in snap.pending
         ],
-        "action_form": _action_form(snap.version),
         # The picture: through the redirect to its picture link, never a URL with the circle's link
         # (web/picture.py); in the page's language, also where it is shared (?lang= wins).
         "png_url": url_for("picture.picture", token=token, evening_id=snap.public_id),
         "picture_link": picture_link(circle, snap.public_id),
         "offline_evening": _offline_evening(token, snap, can_write and not ended),
-        "form_messages": [],
-        "invalid": None,
+        "fixed_rules": fixed_rules(snap),
     }
 
 

@@ -1,7 +1,8 @@
 /* scorekeeper offline (issue 11): the service worker, the offline state, the queue of hands
    recorded without network, and the share buttons. Every page loads it; it reads its words
    from the #offline-texts island and, on a slate page, the evening from #offline-evening and
-   the rules from #slate-rules (inside the polled #live, so always the latest the phone saw).
+   the rules from #slate-rules (inside the polled #live, so always the latest the phone saw)
+   over #slate-rules-fixed (what no write changes, sent once with the page).
    A link that was replaced (410, issue 21): the page says so at the top, stops polling at the
    first such answer, and keeps the hands typed on it in the queue ("moved") until the page of
    the evening's new link takes them over (queue.js rebind). While hands wait in the queue the
@@ -176,7 +177,14 @@
   }
 
   /* --- the queue -------------------------------------------------------------------- */
-  function rules() { return island("slate-rules"); }
+  /* the rules a write changes (in the live fragment) over those it never changes (sent once with
+     the page; a page without them, the deleted evening's, carries all in one) */
+  function rules() {
+    var live = island("slate-rules"), fixed = island("slate-rules-fixed");
+    if (!live || !fixed) return live;
+    Object.keys(live).forEach(function (k) { fixed[k] = live[k]; });
+    return fixed;
+  }
 
   function handFromForm(form) {
     function val(name) { var el = form.querySelector("[name=" + name + "]"); return el ? el.value.trim() : ""; }

@@ -135,16 +135,23 @@
   var saved = null, writing = false, era = 0; /* the record form while a correction stands in; a write on its way */
   function $(id) { return document.getElementById(id); }
 
-  /* The answer parsed once; the slate (#live) first, so the new value is painted at once, the
-     other parts once that frame is painted (then ``done``). */
-  var SPEC = { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0, ignoreTitle: true };
+  /* The answer read in two steps (slate/_swap.html). First the server's grid alone, before the
+     answer's marker: parsed on its own and put in by hand, as it is (it holds nothing for htmx to
+     process, nothing listens for it), so the new value is painted in the next frame. Then, that
+     frame painted, the rest with htmx: the live fragment (turn guide, outlook, the poll's next
+     version; its grid the same again), the message, the forms (then ``done``). */
+  var SPEC = { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0, ignoreTitle: true }, REST = "<!--sk-rest-->";
+  function parse(html) { return new DOMParser().parseFromString(html, "text/html"); }
   function swapIn(html, done) {
     var live = $("live");
     if (!window.htmx || !live || PARTS.some(function (id) { return !$(id); })) return false;
-    var doc = new DOMParser().parseFromString(html, "text/html");
-    window.htmx.swap(live, doc.body, SPEC, { select: "#live" });
+    var cut = html.indexOf(REST), shown = $("slate");
+    var grid = cut > 0 ? parse(html.slice(0, cut)).getElementById("slate") : null;
+    if (grid && shown && live.contains(shown)) shown.replaceWith(document.adoptNode(grid));
     requestAnimationFrame(function () {
       setTimeout(function () {
+        var doc = parse(cut > 0 ? html.slice(cut) : html);
+        window.htmx.swap($("live"), doc.body, SPEC, { select: "#live" });
         window.htmx.swap($("record"), doc.body, SPEC, { select: "#record", selectOOB: PARTS.join(",") });
         if (done) done();
       }, 0);

@@ -73,7 +73,10 @@ def test_the_phone_and_the_server_agree(live_app: tuple[str, Flask], phone: Any)
     token, evening_id, path = _evening(app)
     page = phone()
     page.goto(base + path)
-    rules = page.evaluate("JSON.parse(document.getElementById('slate-rules').textContent)")
+    rules = page.evaluate(  # as offline.js reads them: the live fragment's over those sent once with the page
+        "Object.assign(...['slate-rules-fixed', 'slate-rules']"
+        ".map(id => JSON.parse(document.getElementById(id).textContent)))"
+    )
     assert rules["full"] == [0] and rules["total"] == 157
     api = app.test_client()
     headers = {"Authorization": f"Bearer {token}"}

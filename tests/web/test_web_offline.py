@@ -20,6 +20,11 @@ def _island(html: str, id_: str) -> dict[str, object]:
     return dict(json.loads(m.group(1)))
 
 
+def _rules(html: str) -> dict[str, object]:
+    """The rules as offline.js reads them: the live fragment's over those sent once with the page."""
+    return {**_island(html, "slate-rules-fixed"), **_island(html, "slate-rules")}
+
+
 def test_the_worker_is_served_from_the_root_never_immutable(client: FlaskClient) -> None:
     r = client.get("/sw.js")
     assert r.status_code == 200 and r.mimetype == "text/javascript"
@@ -60,7 +65,7 @@ def test_the_slate_carries_its_rules_and_the_evening(client: FlaskClient) -> Non
     write, view = create_circle(client)
     evening = start_evening(client, write, Variant.THREE)
     html = client.get(evening).text
-    rules = _island(html, "slate-rules")
+    rules = _rules(html)
     assert rules["total"] == 157 and rules["full"] == [] and not rules["complete"]
     assert rules["version"] == version_of(html)
     offline = _island(html, "offline-evening")
@@ -134,7 +139,7 @@ def test_the_rules_carry_the_turn_guide_after_queued_hands(client: FlaskClient) 
 
     write, _view = create_circle(client)
     evening = start_evening(client, write, Variant.THREE, first_dealer=2)
-    rules = _island(client.get(evening).text, "slate-rules")
+    rules = _rules(client.get(evening).text)
     found = rules["turns"]
     assert isinstance(found, dict)
     rs = default_ruleset(Variant.THREE)
