@@ -7,9 +7,12 @@ by how well it suits the declarer's choice (``sampler.declarer_judge``, an
 importance weight: every deal drawn counts), then score every legal card on it:
 in the last ``endgame_tricks`` tricks exactly (``exact_values``, alpha-beta over
 the remaining cards of that deal), before that by playing the card and finishing
-the hand with the rule-based policy on the engine's fast path
-(``playout.policy_playout``; greedy by default, ``eps`` explores). Cards that
-play alike (``distinct_cards``) are played out once. Every legal card is scored
+the hand with the rule-based policy: greedy (the default) in the tight loop of
+``fastplay.greedy_playout``, which plays the policy's cards on ints; with
+``eps`` (exploration) or in Misère on the engine's fast path
+(``playout.policy_playout``). Cards that play alike (``distinct_cards``) are
+played out once; when every legal card plays alike, the rule-based card is
+played without a search. Every legal card is scored
 on the same sampled deals (common random numbers) by the seat's objective
 (``Knowledge.value``). Sampling stops when the time budget is spent (aiming at
 85% of it), the choice is settled (``settled``) or a sample cap is reached. The
@@ -38,6 +41,7 @@ from scorekeeper.engine.rules import trick_status
 from scorekeeper.engine.view import SeatView
 from scorekeeper.game.rulesets import RuleSet
 
+from .fastplay import greedy_playout
 from .knowledge import MATCH_BONUS, Knowledge
 from .playout import policy_playout
 from .policy import choose_card
@@ -111,8 +115,14 @@ def search_card(
     before = sum(won_p[s] for s in range(n) if k.teams[s] == my_team)
     match_open = all(won_t[s] == 0 for s in range(n) if k.teams[s] != my_team)
     weights: list[float] = []
+    greedy = not eps and not k.misere  # the tight loop plays the same cards as the policy's playout
     # cards that cannot differ (same suit, same points, nothing out between them) are played out once
     cands = distinct_cards(legal, k, view)
+    # one card of every group that plays alike is played out
+    live = [i for i in range(n_legal) if cands[i] == i]
+    default = legal.index(policy_card(k, view, legal))
+    if len(live) == 1:  # every legal card plays alike: nothing to search
+        return legal[default]
     while True:
         hands = sample_hands(k, rng)
         # the bidding weighs the deal (importance weights, not rejection: every deal drawn is used)
@@ -121,19 +131,19 @@ def search_card(
         mine = hands[seat]
         if exact:
             exact_v = exact_values(hands, k.leader, modes, k.points, k.trick, k.teams, seat, match_open)
-            for i, c in enumerate(legal):
-                values[i].append(float(before + exact_v[c]))
+            for i in live:
+                values[i].append(float(before + exact_v[legal[i]]))
             playouts += 1
         else:
-            for i, c in enumerate(legal):
-                j = cands[i]
-                if j != i:
-                    values[i].append(values[j][-1])
-                    continue
+            for i in live:
+                c = legal[i]
                 hands[seat] = mine ^ (1 << c)
-                pts, won = policy_playout(
-                    hands, k.leader, modes, k.points, k.trick + (c,), k.teams, rnd, eps, k.misere, declaring_team
-                )
+                if greedy:
+                    pts, won = greedy_playout(hands, k.leader, modes, k.points, k.trick + (c,), k.teams, declaring_team)
+                else:
+                    pts, won = policy_playout(
+                        hands, k.leader, modes, k.points, k.trick + (c,), k.teams, rnd, eps, k.misere, declaring_team
+                    )
                 values[i].append(k.value([won_p[s] + pts[s] for s in range(n)], [won_t[s] + won[s] for s in range(n)]))
                 playouts += 1
         samples += 1
@@ -143,18 +153,19 @@ def search_card(
             break
         last = now
         if samples >= cap or (
-            samples >= CHECK_FROM and samples % CHECK_EVERY == 0 and settled(values, z, weights=weights)
+            samples >= CHECK_FROM
+            and samples % CHECK_EVERY == 0
+            and settled([values[i] for i in live], z, weights=weights)
         ):
             break
     STATS.decisions += 1
     STATS.playouts += playouts
     STATS.seconds += time.perf_counter() - t0
     total_w = sum(weights)
-    means = [sum(w * x for w, x in zip(weights, v, strict=True)) / total_w for v in values]
-    best = max(range(n_legal), key=lambda i: means[i])
+    means = {i: sum(w * x for w, x in zip(weights, values[i], strict=True)) / total_w for i in live}
+    best = max(live, key=lambda i: means[i])
     # the rule-based card stands unless the search finds something clearly better
-    default = legal.index(policy_card(k, view, legal))
-    if means[best] - means[default] < PREFER_POLICY_WITHIN:
+    if means[best] - means[cands[default]] < PREFER_POLICY_WITHIN:
         return legal[default]
     return legal[best]
 
