@@ -22,7 +22,6 @@ from werkzeug.wrappers import Response
 from ..forms import ActionForm, AgainForm, ButtonForm, CutForm, HandForm, new_request_id, renew_request_id
 from ..game.errors import RuleError
 from ..game.hand_entry import HandEntry
-from ..game.turns import next_first_dealer
 from ..i18n import _
 from ..models import Circle, Evening
 from ..present.errors import error_text
@@ -73,9 +72,8 @@ def _read(circle: Circle, ev: Evening) -> Read:
     return snap, outlook_svc.outlook_of(snap, circle)
 
 
-def _live_context(token: str, can_write: bool, snap: EveningSnapshot, live: LiveView) -> dict[str, Any]:
-    """What the live fragment shows (slate/_live.html; a test holds it to every name the
-    fragment's templates use): its view, and the links and forms around it."""
+def _live_around(token: str, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
+    """The links and forms around the live fragment's view."""
     ended = not snap.is_open
     return {
         "token": token,
@@ -84,27 +82,27 @@ def _live_context(token: str, can_write: bool, snap: EveningSnapshot, live: Live
         "ended": ended,
         "outlook_toggle": can_write,  # a setting of the evening, not of its slate: also once ended
         "button": ButtonForm(formdata=None),
-        **live.parts(),
     }
 
 
-def _context(token: str, circle: Circle, can_write: bool, read: Read) -> dict[str, Any]:
-    """Everything the slate page shows: its view (built in one call from what was read) and the
-    links and forms around it."""
-    snap, outlook = read
-    page = build_slate_page(snap, outlook)
+def _live_context(token: str, can_write: bool, snap: EveningSnapshot, live: LiveView) -> dict[str, Any]:
+    """What the live fragment shows (slate/_live.html; a test holds it to every name the
+    fragment's templates use): its view, and the links and forms around it."""
+    return {**_live_around(token, can_write, snap), **live.parts()}
+
+
+def _around(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
+    """The links and forms around the slate page's view."""
     ended = not snap.is_open
     return {
-        **_live_context(token, can_write, snap, page.live),
-        **page.parts(),
-        "page": page,
+        **_live_around(token, can_write, snap),
         "circle": circle,
         "may_reopen": can_write and ended,
         # "Same again" (issue 24): the next evening, same players and rules, the next first dealer
         "again_form": AgainForm(formdata=None, data={"request_id": new_request_id()}) if can_write and ended else None,
         "ruleset": snap.ruleset,
         "names": list(snap.names),
-        "next_dealer": next_first_dealer(snap.ruleset, snap.slate.first_dealer),
+        "next_dealer": snap.standing.next_first_dealer,
         "slate": snap.slate,
         "pending": snap.pending,
         "cut_forms": [
@@ -131,6 +129,15 @@ def _context(token: str, circle: Circle, can_write: bool, read: Read) -> dict[st
         "form_messages": [],
         "invalid": None,
     }
+
+
+def _context(token: str, circle: Circle, can_write: bool, read: Read) -> dict[str, Any]:
+    """Everything the slate page shows: the links and forms around it, and its view, built in
+    one call from what was read."""
+    snap, outlook = read
+    around = _around(token, circle, can_write, snap)
+    page = build_slate_page(snap, outlook)
+    return {**around, **page.live.parts(), **page.parts(), "page": page}
 
 
 def deleted_page() -> Response:
