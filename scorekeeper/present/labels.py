@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from flask_babel import lazy_gettext as _l
 
@@ -108,11 +109,6 @@ def _row_label(row: Row, suits: Mapping[int, str]) -> str:
     if 0 < len(row.kinds) <= 2:
         return " / ".join(str(KIND_LABELS[k]) for k in row.kinds)
     return _("Joker") if row.kinds else row.key
-
-
-def row_labels(ruleset: RuleSet) -> dict[str, str]:
-    """Every row's name in the evening's deck, by row key."""
-    return {r.key: row_label(r, ruleset.deck) for r in ruleset.rows}
 
 
 def _start(mode: Mode | None) -> str:
@@ -282,18 +278,58 @@ def seich_texts(ruleset: RuleSet) -> tuple[str, str]:
 
 
 @dataclass(frozen=True)
+class RuleWords:
+    """The names of a rule set's rows and contracts and its rule texts, in one language (the
+    same for every evening with those rules: kept per worker, ``rule_words``)."""
+
+    rows: Mapping[str, str]  # row key -> its name (``row_label``)
+    narrow_rows: Mapping[str, str]  # ... with soft hyphens, for a narrow slate (``hyphenate``)
+    contracts: Mapping[str, str]  # code -> the contract's name (``contract_label``), every contract
+    played_as: Mapping[str, str]  # code -> a cell's compact name, with soft hyphens (``contract_short``)
+    barrel_rule: str
+    seich: tuple[str, str]  # the turn guide's Seich lines (``seich_texts``)
+
+
+_RULE_WORDS: dict[tuple[RuleSet, str], RuleWords] = {}
+_RULE_WORDS_MAX = 512
+
+
+def rule_words(ruleset: RuleSet, facts: RuleFacts) -> RuleWords:
+    """The words of ``ruleset`` (``facts``: its table) in the user's language, worked out once
+    per worker and language (the catalogues never change while it runs)."""
+    key = (ruleset, current_language())
+    found = _RULE_WORDS.get(key)
+    if found is None:
+        suits = suit_names(ruleset.deck)  # the deck's names, looked up once
+        rows = {r.row.key: _row_label(r.row, suits) for r in facts.rows}
+        found = RuleWords(
+            rows=MappingProxyType(rows),
+            narrow_rows=MappingProxyType({k: hyphenate(label) for k, label in rows.items()}),
+            contracts=MappingProxyType({c.code: _contract_label(c, suits) for c in facts.contracts}),
+            played_as=MappingProxyType({c.code: hyphenate(_contract_short(c, suits)) for c in facts.contracts}),
+            barrel_rule=barrel_rule_text(ruleset),
+            seich=seich_texts(ruleset),
+        )
+        if len(_RULE_WORDS) >= _RULE_WORDS_MAX:
+            _RULE_WORDS.clear()
+        _RULE_WORDS[key] = found
+    return found
+
+
+@dataclass(frozen=True)
 class EveningWords:
     """Every name one evening's faces show, worked out once (``evening_words``) from its rule
     set, its players and tonight's rules as a table: the views look them up, and ask
     ``game`` and the catalogue nothing more."""
 
     names: tuple[str, ...]  # the players in full, in seat order
-    rows: dict[str, str]  # row key -> its name (``row_label``)
-    narrow_rows: dict[str, str]  # ... with soft hyphens, for a narrow slate (``hyphenate``)
-    contracts: dict[str, str]  # code -> the contract's name (``contract_label``), every contract
-    played_as: dict[str, str]  # code -> a cell's compact name, with soft hyphens (``contract_short``)
+    rows: Mapping[str, str]  # row key -> its name (``row_label``)
+    narrow_rows: Mapping[str, str]  # ... with soft hyphens, for a narrow slate (``hyphenate``)
+    contracts: Mapping[str, str]  # code -> the contract's name (``contract_label``), every contract
+    played_as: Mapping[str, str]  # code -> a cell's compact name, with soft hyphens (``contract_short``)
     sides: list[str]  # each slate column's name (``side_labels``)
-    short_sides: list[str]  # ... in the players' short forms
+    short: list[str]  # each player's short form, in seat order (``short_names``)
+    short_sides: list[str]  # each slate column's name in the players' short forms
     members: list[list[str]]  # per side: its players' short forms (``short_members``)
     key: list[tuple[str, str]]  # (short, full) where the short form differs (``names_key``)
     barrel_rule: str
@@ -306,28 +342,27 @@ def evening_words(
 ) -> EveningWords:
     """The words of one evening (``EveningWords``), in the user's language; ``marks``: the
     hands to describe, with their (★, ✗) as the slate marks them."""
-    deck = ruleset.deck
-    suits = suit_names(deck)  # the deck's names, looked up once
-    rows = {r.row.key: _row_label(r.row, suits) for r in facts.rows}
-    contracts = {c.code: _contract_label(c, suits) for c in facts.contracts}  # every contract there is
+    rules = rule_words(ruleset, facts)
+    short = short_names(names)
     return EveningWords(
         names=tuple(names),
-        rows=rows,
-        narrow_rows={key: hyphenate(label) for key, label in rows.items()},
-        contracts=contracts,
-        played_as={c.code: hyphenate(_contract_short(c, suits)) for c in facts.contracts},
+        rows=rules.rows,
+        narrow_rows=rules.narrow_rows,
+        contracts=rules.contracts,
+        played_as=rules.played_as,
         sides=side_labels(ruleset, names),
-        short_sides=side_labels(ruleset, short_names(names)),
+        short=short,
+        short_sides=side_labels(ruleset, short),
         members=short_members(ruleset, names),
         key=names_key(names),
-        barrel_rule=barrel_rule_text(ruleset),
-        seich=seich_texts(ruleset),
+        barrel_rule=rules.barrel_rule,
+        seich=rules.seich,
         hands={
             hand: _hand_line(
                 names,
                 hand,
-                rows.get(hand.row_key, hand.row_key) if hand.row_key is not None else "",
-                "" if hand.contract is None else contracts[hand.contract.code],
+                rules.rows.get(hand.row_key, hand.row_key) if hand.row_key is not None else "",
+                "" if hand.contract is None else rules.contracts[hand.contract.code],
                 mark,
             )
             for hand, mark in marks.items()

@@ -6,7 +6,7 @@ in one call from what was read first: the evening's snapshot and its outlook.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -33,7 +33,7 @@ def row_options(ruleset: RuleSet, slate: Slate, *, keep: str | None = None) -> l
 
 
 def rows_open(
-    facts: RuleFacts, labels: dict[str, str], slate: Slate, *, keep: str | None = None
+    facts: RuleFacts, labels: Mapping[str, str], slate: Slate, *, keep: str | None = None
 ) -> list[dict[str, Any]]:
     """``row_options`` of tonight's rules, the rows named by ``labels`` (row key -> name)."""
     out = []
