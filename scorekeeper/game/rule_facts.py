@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 from . import turns
 from .contracts import Contract, Kind, all_contracts
@@ -90,7 +91,8 @@ def _orders(ruleset: RuleSet) -> dict[tuple[int, int], tuple[int, int, tuple[int
 
 @lru_cache(maxsize=256)
 def rule_facts(ruleset: RuleSet) -> RuleFacts:
-    """Tonight's rules as a table; the same object for the same rule set (kept per worker)."""
+    """Tonight's rules as a table; the same object for the same rule set (kept per worker, so
+    read-only)."""
     rows = ruleset.rows
     facts = []
     for i, row in enumerate(rows):
@@ -107,11 +109,11 @@ def rule_facts(ruleset: RuleSet) -> RuleFacts:
     choices = _choices(rows)
     return RuleFacts(
         rows=tuple(facts),
-        row_of={row.key: row for row in rows},
+        row_of=MappingProxyType({row.key: row for row in rows}),
         contracts=tuple(c for kind in Kind for c in all_contracts(kind)),
         choices=choices,
         misere_codes=frozenset(code for code, _rows in choices if Contract.parse(code).is_misere),
         seat_side=tuple(ruleset.side_of(seat) for seat in range(ruleset.n_players)),
         side_seats=tuple(ruleset.seats_of(side) for side in range(ruleset.n_sides)),
-        orders=_orders(ruleset),
+        orders=MappingProxyType(_orders(ruleset)),
     )
