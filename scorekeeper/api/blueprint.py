@@ -51,13 +51,14 @@ def evening_answer(evening: Evening, status: int = 200) -> Response:
     more on a fresh one (the answer comes from what was committed); a second failure goes
     to the fault handler, which says that the change was saved.
     """
-    try:
-        snap = snapshot.load_snapshot(evening)
-    except DBAPIError:
-        if tx.outcome() != tx.SAVED:
-            raise
-        tx.session().rollback()
-        snap = snapshot.load_snapshot(evening)
+    for retry in (False, True):
+        try:
+            snap = snapshot.load_snapshot(evening)
+            break
+        except DBAPIError:
+            if retry or tx.outcome() != tx.SAVED:
+                raise
+            tx.session().rollback()
     return answer(evening_dict(snap, can_write=can_write_now()), status)
 
 

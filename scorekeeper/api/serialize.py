@@ -20,8 +20,9 @@ from ..history.ratings import Ladder, LadderRatings
 from ..history.records import Settlement
 from ..history.stats import CircleStats, HandRef, PlayerStats
 from ..models import Circle, Player, TableSeat
-from ..present.labels import barrel_rule_text, row_label, short_names, side_labels
+from ..present.labels import EveningWords
 from ..present.seat import rows_open_now
+from ..present.slate import words_of
 from ..scoring.final import Cut, Result, Tie
 from ..scoring.slate import Slate
 from ..services.digital_table import TableState
@@ -104,28 +105,35 @@ def record_dict(r: PlayerRecord) -> Json:
     }
 
 
-def turn_dict(snap: EveningSnapshot) -> Json | None:
+def turn_dict(snap: EveningSnapshot, words: EveningWords) -> Json | None:
     turn = snap.turn
     if turn is None:
         return None
-    rs = snap.ruleset
     return {
         "dealer": turn.dealer,
         "forehand": turn.forehand,
         "speaking": list(turn.speaking),
         "full_sides": list(turn.full_sides),
         "barrel_seat": turn.barrel_seat,
-        "barrel_rule": rs.barrel.value + ": " + barrel_rule_text(rs),
+        "barrel_rule": snap.ruleset.barrel.value + ": " + words.barrel_rule,
         "seich_available": None if turn.seich_available is None else list(turn.seich_available),
     }
 
 
 def slate_dict(snap: EveningSnapshot) -> Json:
-    slate, rs = snap.slate, snap.ruleset
+    """The slate as it stands (``slate_in``, in the evening's words)."""
+    return slate_in(snap, words_of(snap))
+
+
+def slate_in(snap: EveningSnapshot, words: EveningWords) -> Json:
+    """The slate of ``snap``, its rows named in ``words``."""
+    slate, facts = snap.slate, snap.facts
+    n_sides = len(facts.side_seats)
     rows = []
-    for row in rs.rows:
+    for rf in facts.rows:
+        row = rf.row
         cells: list[Json | None] = []
-        for side in range(rs.n_sides):
+        for side in range(n_sides):
             c = slate.cell(row.key, side)
             cells.append(
                 None
@@ -142,7 +150,7 @@ def slate_dict(snap: EveningSnapshot) -> Json:
         rows.append(
             {
                 "key": row.key,
-                "label": row_label(row, rs.deck),
+                "label": words.rows[row.key],
                 "factor": row.factor,
                 "choice": row.is_choice,
                 "kinds": [k.value for k in row.kinds],
@@ -155,17 +163,17 @@ def slate_dict(snap: EveningSnapshot) -> Json:
         "complete": slate.complete,
         "hands_dealt": slate.hands_dealt,
         "cells_filled": len(slate.cells),
-        "n_cells": rs.n_sides * len(rs.rows),
+        "n_cells": n_sides * len(facts.rows),
         "rows": rows,
         "totals": list(slate.totals),
         "match_marks": [list(m) for m in slate.match_marks],
-        "open_rows": [slate.open_rows(side) for side in range(rs.n_sides)],
+        "open_rows": [slate.open_rows(side) for side in range(n_sides)],
         "seich_used": sorted(slate.seich_used),
-        "seich_hands": [_seich_hand(slate, side) for side in range(rs.n_sides)],
+        "seich_hands": [_seich_hand(slate, side) for side in range(n_sides)],
         "seich_calls": [
-            [_seich_at(slate, index) for index in slate.seich_all.get(side, ())] for side in range(rs.n_sides)
+            [_seich_at(slate, index) for index in slate.seich_all.get(side, ())] for side in range(n_sides)
         ],
-        "turn": turn_dict(snap),
+        "turn": turn_dict(snap, words),
     }
 
 
@@ -201,9 +209,10 @@ def standing_dict(snap: EveningSnapshot) -> Json:
 
 
 def evening_dict(snap: EveningSnapshot, *, can_write: bool) -> Json:
-    """Everything about one evening: rule set, seats, slate, cuts, result and money."""
-    rs, names = snap.ruleset, snap.names
-    standing = standing_dict(snap)
+    """Everything about one evening: rule set, seats, slate, cuts, result and money; its words
+    (``present``) worked out once."""
+    rs, names, facts = snap.ruleset, snap.names, snap.facts
+    words = words_of(snap)
     return {
         "id": snap.public_id,
         "status": snap.status,
@@ -217,18 +226,18 @@ def evening_dict(snap: EveningSnapshot, *, can_write: bool) -> Json:
         "ruleset": rs.to_dict(),
         "rules": rs.rules_dict(),
         "players": [
-            {"seat": seat, "name": name, "short": short, "side": rs.side_of(seat)}
-            for seat, (name, short) in enumerate(zip(names, short_names(names), strict=True))
+            {"seat": seat, "name": name, "short": short, "side": facts.seat_side[seat]}
+            for seat, (name, short) in enumerate(zip(names, words.short, strict=True))
         ],
         "sides": [
-            {"side": side, "seats": list(rs.seats_of(side)), "name": label}
-            for side, label in enumerate(side_labels(rs, names))
+            {"side": side, "seats": list(seats), "name": label}
+            for side, (seats, label) in enumerate(zip(facts.side_seats, words.sides, strict=True))
         ],
-        "slate": slate_dict(snap),
+        "slate": slate_in(snap, words),
         "cuts": [cut_dict(c) for c in snap.cuts],
-        "pending_ties": standing["pending_ties"],
-        "result": standing["result"],
-        "payout": standing["payout"],
+        "pending_ties": [tie_dict(t) for t in snap.pending],
+        "result": None if snap.result is None else result_dict(snap.result),
+        "payout": None if snap.payout is None else snap.payout.to_dict(),
     }
 
 

@@ -128,6 +128,11 @@ class Row:
         return self.suit is None or contract.kind is not Kind.SUIT or contract.suit == self.suit
 
     @property
+    def always_misere(self) -> bool:
+        """True when every hand in the row is a Misère (written from the opponents' pile)."""
+        return self.kinds == (Kind.MISERE,)
+
+    @property
     def is_choice(self) -> bool:
         """True when the row must record what it was played as (joker, 12-fach, Misère/Zwüschedüre)."""
         return len(self.kinds) > 1

@@ -5,14 +5,16 @@ service read, in the user's language:
 
 - ``labels``: the names of rows, contracts, variants, sides, computer levels, marks and money,
   the one-line description of a hand, and the one rule of the evening's short names
-  (``short_names``: pages, API and picture).
+  (``short_names``: pages, API and picture); ``evening_words``: every name one evening shows,
+  worked out once (``EveningWords``), which the slate's views, the picture and the API take.
 - ``errors``: a ``RuleError`` as text in the user's language, its parameters named in the
   evening's deck style (cards, suits, contracts, rows, seats).
 - ``slate``: the slate grid, the Seich marks, the turn guide and the record form's choices
   (contracts per row, match marks), from an evening's snapshot (``EveningSnapshot``).
 - ``slate_page``: the slate page and its live fragment as one view (grid, outlook, result,
   corrections, the record form's choices, the undo line), built in one call from what the page
-  read first: the snapshot and its outlook.
+  read first: the snapshot (with tonight's rules as a table, ``game.rule_facts``) and its
+  outlook; the evening's words are worked out once, up front.
 - ``result``: the end of the evening: winners, totals, sticks and potatoes, cuts, money.
 - ``outlook``: the outlook in words (per side its range, what it needs, its chance to win; per
   row what one hand needs alone), from the snapshot and its ``EveningOutlook``.

@@ -22,14 +22,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..game import turns as game_turns
-from ..game.contracts import Kind, all_contracts
 from ..game.hand_entry import TOTAL_POINTS
 from ..i18n import _, gettext
 from ..scoring.entries import ERROR_CODES
 from ..services.read.snapshot import EveningSnapshot
-from .labels import barrel_rule_text, contract_label, row_label, side_labels
-from .slate import seich_marks, seich_texts
+from .labels import EveningWords
+from .slate import seich_marks_in, words_of
 
 # The codes checks.js knows, in the order the core checks them (scoring.slate.check_entry).
 CLIENT_CODES = (
@@ -53,77 +51,75 @@ CLIENT_CODES = (
 def rule_snapshot(snap: EveningSnapshot) -> dict[str, Any]:
     """The evening's rules and open cells as the phone checks a new hand against them: what
     stays the same all evening (``fixed_rules``) and what a write changes (``live_rules``)."""
-    return {**fixed_rules(snap), **live_rules(snap)}
+    words = words_of(snap)
+    return {**fixed_rules(snap, words), **live_rules(snap, words)}
 
 
-def fixed_rules(snap: EveningSnapshot) -> dict[str, Any]:
+def fixed_rules(snap: EveningSnapshot, words: EveningWords) -> dict[str, Any]:
     """The part of ``rule_snapshot`` that no write changes (the rows, the contracts, the
     messages, in the page's language): sent once with the slate page, outside its live
     fragment, so neither the poll nor the answer to a write carries it again."""
-    rs = snap.ruleset
-    rows: dict[str, Any] = {}
-    for row in rs.rows:
-        allowed = [c.code for kind in row.kinds for c in all_contracts(kind) if row.allows(c)] if row.is_choice else []
-        rows[row.key] = {"label": row_label(row, rs.deck), "choice": row.is_choice, "allows": allowed}
-    # every contract by its name: the messages and the queued hands' descriptions
-    contracts = {c.code: contract_label(c, rs.deck) for kind in Kind for c in all_contracts(kind)}
+    facts = snap.facts
+    rows = {
+        r.row.key: {"label": words.rows[r.row.key], "choice": r.row.is_choice, "allows": list(r.allows)}
+        for r in facts.rows
+    }
     return {
         "total": TOTAL_POINTS,
-        "seat_side": [rs.side_of(seat) for seat in range(rs.n_players)],
+        "seat_side": list(facts.seat_side),
         "rows": rows,
-        "contracts": contracts,
+        # every contract by its name: the messages and the queued hands' descriptions
+        "contracts": dict(words.contracts),
         "messages": {code: gettext(ERROR_CODES[code]) for code in CLIENT_CODES},
     }
 
 
-def live_rules(snap: EveningSnapshot) -> dict[str, Any]:
+def live_rules(snap: EveningSnapshot, words: EveningWords) -> dict[str, Any]:
     """The part of ``rule_snapshot`` a write changes (the version, the names, the open rows,
     the turn guide): in the slate's live fragment."""
-    rs, slate = snap.ruleset, snap.slate
+    slate = snap.slate
     return {
         "version": snap.version,
         "names": list(snap.names),
-        "open": [slate.open_rows(side) for side in range(rs.n_sides)],
+        "open": [slate.open_rows(side) for side in range(len(snap.facts.side_seats))],
         "full": sorted(slate.full_sides()),
         "complete": slate.complete,
-        "turns": turn_snapshot(snap),
+        "turns": turns_in(snap, words),
     }
 
 
-def turn_snapshot(snap: EveningSnapshot) -> dict[str, Any] | None:
+def turns_in(snap: EveningSnapshot, words: EveningWords) -> dict[str, Any] | None:
     """What the phone needs to show the turn guide after its queued hands (None once no guide
     is shown). ``dealers[k]``: the dealer after ``k`` more hands (a Seich is a deal too);
     ``orders["<dealer>:<full sides as a bit mask>"]``: ``[forehand, barrel or -1, speaking...]``
     for every set of full sides that contains tonight's (a side never empties again); the words
-    of templates/slate/_guide.html with their placeholders."""
+    of templates/slate/_guide.html with their placeholders. The seats come from
+    ``game.rule_facts`` (``game.turns``' answers, worked out once per rule set)."""
     turn = snap.turn
     if turn is None:
         return None
-    rs, slate = snap.ruleset, snap.slate
-    n = rs.n_players
-    every = (1 << rs.n_sides) - 1
+    rs, slate, facts = snap.ruleset, snap.slate, snap.facts
     now = sum(1 << side for side in turn.full_sides)
-    orders: dict[str, list[int]] = {}
-    for dealer in range(n):
-        for mask in range(every):
-            if mask & now != now:
-                continue
-            full = [side for side in range(rs.n_sides) if mask >> side & 1]
-            speaking = game_turns.eligible_order(rs, dealer, full)
-            barrel = game_turns.barrel_seat(rs, dealer, full)
-            orders[f"{dealer}:{mask}"] = [game_turns.forehand(rs, dealer), barrel, *speaking]
+    orders = {
+        f"{dealer}:{mask}": [forehand, barrel, *speaking]
+        for (dealer, mask), (forehand, barrel, speaking) in facts.orders.items()
+        if mask & now == now
+    }
+    n_sides = len(facts.side_seats)
     return {
-        "dealers": [game_turns.dealer_after(rs, slate.first_dealer, slate.hands_dealt + k) for k in range(n)],
+        "dealers": list(turn.dealers),
         "orders": orders,
         "hands": slate.hands_dealt,
         "filled": len(slate.cells),
-        "cells": rs.n_sides * len(rs.rows),
-        "sides": side_labels(rs, snap.names),
+        "cells": n_sides * len(facts.rows),
+        "sides": list(words.sides),
         "seich": None if turn.seich_available is None else list(turn.seich_available),
         # per side, the Seich it may still call (``RuleSet.seich_times``: a queued one uses one of them)
-        "seich_left": [max(0, rs.seich_times - slate.seich_calls.get(side, 0)) for side in range(rs.n_sides)],
+        "seich_left": [max(0, rs.seich_times - slate.seich_calls.get(side, 0)) for side in range(n_sides)],
         # where each team's Seich went: [side, hand, caller] (the guide's "Used: ..." line)
-        "seich_used": [[side, m.hand, m.name] for side, marks in enumerate(seich_marks(snap) or []) for m in marks],
+        "seich_used": [
+            [side, m.hand, m.name] for side, marks in enumerate(seich_marks_in(snap, words) or []) for m in marks
+        ],
         "words": {
             "count": _("Hand %(n)s", n="%(n)s")
             + " · "
@@ -136,11 +132,11 @@ def turn_snapshot(snap: EveningSnapshot) -> dict[str, Any] | None:
             "speaking": _("Speaking order: %(names)s", names="%(names)s"),
             "full": _("Full, must pass (skipped): %(names)s", names="%(names)s"),
             "barrel": _("In the barrel: if everybody passes, %(name)s must choose.", name="%(name)s"),
-            "seich": seich_texts(rs)[0],
-            "seich_none": seich_texts(rs)[1],
+            "seich": words.seich[0],
+            "seich_none": words.seich[1],
             "seich_where": _("%(team)s in hand %(n)s (%(name)s)", team="%(team)s", n="%(n)s", name="%(name)s"),
             "seich_used": _("Used: %(where)s.", where="%(where)s"),
-            "barrel_rule": barrel_rule_text(rs),
+            "barrel_rule": words.barrel_rule,
             "queued": _("Counting the hands saved on this phone that are not sent yet."),
         },
     }

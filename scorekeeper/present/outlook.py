@@ -10,16 +10,17 @@ words name.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..game.contracts import Kind
 from ..game.hand_entry import MATCH_POINTS
-from ..game.rulesets import Row, RuleSet, Variant
+from ..game.rulesets import Row, Variant
 from ..i18n import _, format_tenths, ngettext, or_list
 from ..scoring.outlook import LOST, WON, Need, SideOutlook
 from ..services.read.outlook import EveningOutlook
 from ..services.read.snapshot import EveningSnapshot
-from .labels import hyphenate, row_label, short_names, side_labels, signed
+from .labels import EveningWords, signed
 
 
 @dataclass(frozen=True)
@@ -89,15 +90,17 @@ def _can_be_misere(rows: list[Row]) -> bool:
     return any(Kind.MISERE in r.kinds for r in rows)
 
 
-def _rows_text(rs: RuleSet, rows: list[Row], open_rows: list[Row]) -> str:
+def _rows_text(words: EveningWords, rows: list[Row], open_rows: list[Row]) -> str:
     if len(rows) == len(open_rows) > 1:
         return _("any of its open rows")
     if len(rows) <= NAMED_ROWS:
-        return or_list([f"{row_label(r, rs.deck)} ×{r.factor}" for r in rows])
+        return or_list([f"{words.rows[r.key]} ×{r.factor}" for r in rows])
     return _("any open row from ×%(factor)s up", factor=min(r.factor for r in rows))
 
 
-def need_text(need: Need | None, rs: RuleSet, open_rows: list[Row], *, lead: bool) -> str | None:
+def need_text(
+    need: Need | None, words: EveningWords, row_of: Mapping[str, Row], open_rows: list[Row], *, lead: bool
+) -> str | None:
     """The least a side needs for a line, in words (None: nothing to say)."""
     if need is None:
         return None
@@ -108,8 +111,8 @@ def need_text(need: Need | None, rs: RuleSet, open_rows: list[Row], *, lead: boo
     if need.kind == "others":
         return _("depends on the others")
     if need.kind == "cell" and need.points is not None:
-        rows = [rs.row(k) for k in need.rows]
-        where = _rows_text(rs, rows, open_rows)
+        rows = [row_of[k] for k in need.rows]
+        where = _rows_text(words, rows, open_rows)
         if need.points == MATCH_POINTS:
             text = _("a match in %(rows)s", rows=where)
         else:
@@ -146,7 +149,9 @@ def alone_text(points: int | None) -> tuple[str, str]:
     return str(points), ngettext("%(num)s point", "%(num)s points", points)
 
 
-def _side(s: SideOutlook, name: str, three: bool, rs: RuleSet, open_rows: list[Row]) -> SideLine:
+def _side(
+    s: SideOutlook, name: str, three: bool, words: EveningWords, row_of: Mapping[str, Row], open_rows: list[Row]
+) -> SideLine:
     exact = s.decided != "open"  # a decided side's figure is certain, a simulated one never is
     win, shared = s.win or 0.0, s.shared or 0.0
     return SideLine(
@@ -157,8 +162,8 @@ def _side(s: SideOutlook, name: str, three: bool, rs: RuleSet, open_rows: list[R
         else _("%(min)s to %(max)s", min=s.min, max=s.max),
         decided=s.decided,
         decided_text=_("Has won") if s.decided == WON else _("Can no longer win") if s.decided == LOST else None,
-        catch_up=None if three else need_text(s.lead_need, rs, open_rows, lead=True),
-        clinch=None if three else need_text(s.sure_need, rs, open_rows, lead=False),
+        catch_up=None if three else need_text(s.lead_need, words, row_of, open_rows, lead=True),
+        clinch=None if three else need_text(s.sure_need, words, row_of, open_rows, lead=False),
         win=win,
         win_text=percent(win, exact),
         shared_text=percent(shared, exact) if shared >= 0.01 else None,  # shown from 1 % on
@@ -166,20 +171,20 @@ def _side(s: SideOutlook, name: str, three: bool, rs: RuleSet, open_rows: list[R
     )
 
 
-def build_outlook_view(snap: EveningSnapshot, eo: EveningOutlook) -> OutlookView:
+def build_outlook_view(snap: EveningSnapshot, eo: EveningOutlook, words: EveningWords) -> OutlookView:
+    """The outlook ``eo`` of ``snap`` in the evening's ``words``."""
     if eo.hidden or eo.outlook is None:
         return OutlookView(True, False, [], [], [], False, frozenset(), 0)
-    out, rs = eo.outlook, snap.ruleset
-    three = rs.variant is Variant.THREE
-    names = side_labels(rs, snap.names)
-    open_rows = [[rs.row(r.key) for r in out.rows if r.cells[s.side].open] for s in out.sides]
-    sides = [_side(s, names[s.side], three, rs, open_rows[s.side]) for s in out.sides]
-    short = side_labels(rs, short_names(snap.names))
+    out, row_of = eo.outlook, snap.facts.row_of
+    three = snap.ruleset.variant is Variant.THREE
+    names = words.sides
+    open_rows = [[row_of[r.key] for r in out.rows if r.cells[s.side].open] for s in out.sides]
+    sides = [_side(s, names[s.side], three, words, row_of, open_rows[s.side]) for s in out.sides]
+    short = list(words.short_sides)
     rows: list[RowLine] = []
     enough: set[tuple[str, int]] = set()
     for r in out.rows:
-        row = rs.row(r.key)
-        label = hyphenate(row_label(row, rs.deck))  # soft hyphens at the long words' natural breaks
+        label = words.narrow_rows[r.key]  # soft hyphens at the long words' natural breaks
         if three:
             if not any(c.open for c in r.cells) and len(r.sticks or ()) <= 1 and len(r.potatoes or ()) <= 1:
                 continue
@@ -215,7 +220,7 @@ def build_outlook_view(snap: EveningSnapshot, eo: EveningOutlook) -> OutlookView
             )
         )
     simulated = any(c.open for r in out.rows for c in r.cells)
-    misere = not three and _can_be_misere([rs.row(r.key) for r in out.rows if any(c.open for c in r.cells)])
+    misere = not three and _can_be_misere([row_of[r.key] for r in out.rows if any(c.open for c in r.cells)])
     return OutlookView(
         False, three, sides, short, rows, misere, frozenset(enough), out.simulations, eo.history_hands, simulated
     )

@@ -4,8 +4,8 @@ Its columns are headed by the evening's short names (``labels.short_names``, the
 the pages and the API: whole words, unique tonight), a team's two on two lines where needed,
 and the full names are written under the slate when they differ.
 
-``slate_picture`` turns what the slate page shows (``slate.build_slate_view``,
-``result.result_view``: the same labels, groups and texts, in the user's language)
+``slate_picture`` turns what the slate page shows (``slate.slate_view``,
+``result.result_in``: the same labels, groups and texts, in the user's language)
 into a plain ``render.SlatePicture``; Pillow never sees a translation or a request.
 """
 
@@ -17,8 +17,8 @@ from ..render import Marks, PictureRow, SlatePicture
 from ..scoring.final import cancel_marks
 from ..services.read.snapshot import EveningSnapshot
 from .labels import SHY, VARIANT_SHORT, chf, names_key, signed
-from .result import ResultView, cut_text, result_view
-from .slate import build_slate_view
+from .result import ResultView, cut_text, result_in
+from .slate import slate_view, words_of
 
 
 def _status(snap: EveningSnapshot) -> str:
@@ -59,7 +59,8 @@ def slate_picture(snap: EveningSnapshot, *, title: str, date: str) -> SlatePictu
     """What the picture shows, every text in the user's language (call inside a request or app context)."""
     three = snap.ruleset.variant is Variant.THREE
     result = snap.result
-    view = build_slate_view(snap)
+    words = words_of(snap)  # the evening's words, once for the slate and the result
+    view = slate_view(snap, words)
     cut_texts: dict[str, str] = {}
     if result is not None:  # the same words as the result page
         cut_texts = {r.row_key: cut_text(r.cut, view.sides) for r in result.rows if r.cut is not None}
@@ -80,7 +81,7 @@ def slate_picture(snap: EveningSnapshot, *, title: str, date: str) -> SlatePictu
                 cut=cut_texts.get(rv.key, ""),
             )
         )
-    outcome = result_view(snap)
+    outcome = result_in(snap, words)
     winner, money = _money(outcome) if outcome is not None else ("", ())
     members = tuple(tuple(m) for m in view.members)  # the evening's short names (labels.short_names)
     key = ""

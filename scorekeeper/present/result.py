@@ -9,7 +9,8 @@ from ..game.rulesets import Variant
 from ..i18n import _
 from ..scoring.final import Cut
 from ..services.read.snapshot import EveningSnapshot
-from .labels import hyphenate, marks_text, names_key, row_label, short_members, side_labels
+from .labels import EveningWords, marks_text
+from .slate import words_of
 
 
 @dataclass(frozen=True)
@@ -53,16 +54,20 @@ def cut_text(cut: Cut, sides: Sequence[str]) -> str:
 
 def result_view(snap: EveningSnapshot) -> ResultView | None:
     """The result section of the slate page (and the picture's words); None while undecided."""
+    return result_in(snap, words_of(snap))
+
+
+def result_in(snap: EveningSnapshot, words: EveningWords) -> ResultView | None:
+    """``result_view`` in the evening's ``words``."""
     result, pay = snap.result, snap.payout
     if result is None or pay is None:
         return None
-    ruleset, names = snap.ruleset, snap.names
-    sides = side_labels(ruleset, names)
-    three = ruleset.variant is Variant.THREE
+    names, sides = snap.names, words.sides
+    three = snap.ruleset.variant is Variant.THREE
     rows = [
         ResultRow(
             key=r.row_key,
-            label=hyphenate(row_label(ruleset.row(r.row_key), ruleset.deck)),
+            label=words.narrow_rows[r.row_key],
             factor=r.factor,
             values=list(r.values),
             marks=[marks_text(s, p) for s, p in r.marks],
@@ -72,16 +77,16 @@ def result_view(snap: EveningSnapshot) -> ResultView | None:
         if three
     ]
     return ResultView(
-        variant=ruleset.variant,
+        variant=snap.ruleset.variant,
         complete=result.complete,
-        sides=sides,
+        sides=list(sides),
         winners=[sides[s] for s in result.winners],
         totals=list(result.totals),
         rows=rows,
         match_row=[marks_text(s, p) for s, p in result.match_row] if three else None,
         net_sticks=list(result.net) if result.net is not None else None,
-        money=[(names[seat], pay.net[seat]) for seat in range(ruleset.n_players)],
-        heads=short_members(ruleset, names),
-        key=names_key(names),
+        money=[(names[seat], pay.net[seat]) for seat in range(snap.ruleset.n_players)],
+        heads=[list(m) for m in words.members],
+        key=list(words.key),
         transfers=[(names[t.payer], names[t.payee], t.rappen) for t in pay.transfers],
     )

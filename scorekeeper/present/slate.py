@@ -8,22 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..game.contracts import Contract, Kind, all_contracts
-from ..game.rulesets import Row, RuleSet, Variant
+from ..game.contracts import Contract
+from ..game.hand_entry import HandEntry
+from ..game.rule_facts import RuleFacts, rule_facts
+from ..game.rulesets import RuleSet, Variant
 from ..i18n import _
-from ..scoring.entries import plays_misere
 from ..services.read.snapshot import EveningSnapshot
-from .labels import (
-    barrel_rule_text,
-    contract_label,
-    contract_short,
-    hyphenate,
-    marks_text,
-    names_key,
-    row_label,
-    short_members,
-    side_labels,
-)
+from .labels import EveningWords, contract_label, evening_words, marks_text
 
 
 @dataclass(frozen=True)
@@ -57,50 +48,34 @@ class SeichMark:
         return _("hand %(n)s · %(name)s", n=self.hand, name=self.short)
 
 
+def words_of(snap: EveningSnapshot, *, hands: tuple[HandEntry, ...] = ()) -> EveningWords:
+    """The words of the evening ``snap`` (``labels.evening_words``), with a line for each of ``hands``."""
+    return evening_words(snap.ruleset, snap.names, snap.facts, {h: snap.standing.trail_marks[h] for h in hands})
+
+
 def seich_marks(snap: EveningSnapshot) -> list[list[SeichMark]] | None:
     """Per side, every Seich it called, in order (empty: none yet; more than one only where
     the rules allow a side several, ``RuleSet.seich_times``); ``None`` where the rules have no
     Seich. From ``scoring.Slate.seich_all``: the page, the picture and the API say the same."""
-    ruleset, slate = snap.ruleset, snap.slate
-    if not ruleset.seich:
+    return seich_marks_in(snap, words_of(snap))
+
+
+def seich_marks_in(snap: EveningSnapshot, words: EveningWords) -> list[list[SeichMark]] | None:
+    """``seich_marks`` with the evening's words."""
+    slate, seats = snap.slate, snap.facts.side_seats
+    if not snap.ruleset.seich:
         return None
-    short = [name for side in short_members(ruleset, snap.names) for name in side]
-    seat_order = [seat for side in range(ruleset.n_sides) for seat in ruleset.seats_of(side)]
+    short = [name for side in words.members for name in side]
+    seat_order = [seat for side_seats in seats for seat in side_seats]
     short_of = dict(zip(seat_order, short, strict=True))
     out: list[list[SeichMark]] = []
-    for side in range(ruleset.n_sides):
+    for side in range(len(seats)):
         marks = []
         for index in slate.seich_all.get(side, ()):
             seat = slate.entries[index].declarer_seat
             marks.append(SeichMark(index, seat, snap.names[seat], short_of[seat]))
         out.append(marks)
     return out
-
-
-def seich_texts(ruleset: RuleSet) -> tuple[str, str]:
-    """The turn guide's Seich line while some side may still call one (with ``%(teams)s``
-    left to fill) and once none may: the club's "once per team", or how many times per side."""
-    if ruleset.seich_times == 1 and ruleset.n_sides == 2:
-        return (
-            _(
-                "Seich: once per team, the player in the barrel may throw the hand in instead of choosing. Still available for: %(teams)s.",  # noqa: E501
-                teams="%(teams)s",
-            ),
-            _("Seich: both teams have used theirs."),
-        )
-    available = (
-        _(
-            "Seich: once per side, the player in the barrel may throw the hand in instead of choosing. Still available for: %(teams)s.",  # noqa: E501
-            teams="%(teams)s",
-        )
-        if ruleset.seich_times == 1
-        else _(
-            "Seich: up to %(num)s times per side, the player in the barrel may throw the hand in instead of choosing. Still available for: %(teams)s.",  # noqa: E501
-            num=ruleset.seich_times,
-            teams="%(teams)s",
-        )
-    )
-    return available, _("Seich: every side has used all of theirs.")
 
 
 @dataclass(frozen=True)
@@ -157,42 +132,34 @@ class SlateView:
         return any(c.match or c.countermatch for r in self.rows for c in r.cells)
 
 
-def _category(ruleset: RuleSet, row: Row) -> int:
-    if ruleset.variant is Variant.THREE:
-        return row.factor
-    if row.suit is not None:
-        return 0
-    return 2 if row.is_joker else 1
-
-
-def played_as_label(row: Row, contract: Contract | None, ruleset: RuleSet) -> str | None:
-    if contract is None or not row.is_choice:
-        return None
-    return hyphenate(contract_short(contract, ruleset.deck))
-
-
 def build_slate_view(snap: EveningSnapshot) -> SlateView:
-    ruleset, names, standing = snap.ruleset, snap.names, snap.standing
-    slate, turn = standing.slate, standing.turn
-    n_sides = ruleset.n_sides
-    three = ruleset.variant is Variant.THREE
+    """The slate of ``snap`` (``slate_view`` with the evening's words)."""
+    return slate_view(snap, words_of(snap))
+
+
+def slate_view(snap: EveningSnapshot, words: EveningWords) -> SlateView:
+    """The slate of ``snap`` in ``words``: the grid, its totals and marks, the turn guide."""
+    standing = snap.standing
+    slate, turn, facts = standing.slate, standing.turn, snap.facts
+    n_sides = len(facts.side_seats)
     last_index = len(slate.entries) - 1
     rows: list[RowView] = []
-    for i, row in enumerate(ruleset.rows):
+    for rf in facts.rows:
+        row = rf.row
         cells: list[CellView] = []
         for side in range(n_sides):
             c = slate.cell(row.key, side)
             if c is None:
                 cells.append(CellView(None))
                 continue
-            e = c.entry
+            contract = c.entry.contract
             # colours say good or bad for the declarer: a Misère countermatch (+100) is good
             good, bad = standing.marks[c.index]
             cells.append(
                 CellView(
                     c.value,
                     c.index,
-                    played_as_label(row, e.contract, ruleset),
+                    None if contract is None or not row.is_choice else words.played_as[contract.code],
                     good,
                     bad,
                     c.index == last_index,
@@ -200,41 +167,43 @@ def build_slate_view(snap: EveningSnapshot) -> SlateView:
                     c.imported,
                 )
             )
-        nxt = ruleset.rows[i + 1] if i + 1 < len(ruleset.rows) else None
-        group_end = nxt is not None and _category(ruleset, nxt) != _category(ruleset, row)
-        rows.append(RowView(row.key, hyphenate(row_label(row, ruleset.deck)), row.factor, cells, group_end))
+        rows.append(RowView(row.key, words.narrow_rows[row.key], row.factor, cells, rf.group_end))
     return SlateView(
-        variant=ruleset.variant,
-        sides=side_labels(ruleset, names),
+        variant=snap.ruleset.variant,
+        sides=list(words.sides),
         rows=rows,
         totals=list(slate.totals),
         marks=None if standing.match_row is None else [marks_text(s, p) for s, p in standing.match_row],
         hands_dealt=slate.hands_dealt,
         cells_filled=len(slate.cells),
-        n_cells=n_sides * len(ruleset.rows),
+        n_cells=n_sides * len(facts.rows),
         complete=slate.complete,
-        guide=build_guide(snap),
-        raw=three,
+        guide=guide_view(snap, words),
+        raw=snap.ruleset.variant is Variant.THREE,
         open_rows={side: slate.open_rows(side) for side in range(n_sides)},
-        members=short_members(ruleset, names),
-        key=names_key(names),
+        members=[list(m) for m in words.members],
+        key=list(words.key),
         chooser={} if turn is None else dict(turn.choosers),
         sticks_now=None if standing.sticks_now is None else list(standing.sticks_now),
         imported=any(e.imported for e in slate.entries),
-        seich=seich_marks(snap),
+        seich=seich_marks_in(snap, words),
     )
 
 
 def build_guide(snap: EveningSnapshot) -> Guide | None:
+    """The turn guide above the slate (``guide_view`` with the evening's words)."""
+    return guide_view(snap, words_of(snap))
+
+
+def guide_view(snap: EveningSnapshot, words: EveningWords) -> Guide | None:
     """The turn guide above the slate (None once every cell is filled or the evening ended)."""
     turn = snap.turn
     if turn is None:
         return None
-    ruleset, names = snap.ruleset, snap.names
-    sides = side_labels(ruleset, names)
+    names, sides = snap.names, words.sides
     seich = None
     if turn.seich_available is not None:
-        available, none_left = seich_texts(ruleset)
+        available, none_left = words.seich
         seich = (
             available.replace("%(teams)s", ", ".join(sides[s] for s in turn.seich_available))
             if turn.seich_available
@@ -242,7 +211,7 @@ def build_guide(snap: EveningSnapshot) -> Guide | None:
         )
         used = [
             _("%(team)s in hand %(n)s (%(name)s)", team=sides[side], n=mark.hand, name=mark.name)
-            for side, marks in enumerate(seich_marks(snap) or [])
+            for side, marks in enumerate(seich_marks_in(snap, words) or [])
             for mark in marks
         ]
         if used:
@@ -251,31 +220,26 @@ def build_guide(snap: EveningSnapshot) -> Guide | None:
         dealer=names[turn.dealer],
         forehand=names[turn.forehand],
         first=names[turn.speaking[0]] if turn.speaking else None,
-        forehand_full=ruleset.side_of(turn.forehand) in turn.full_sides,
+        forehand_full=snap.facts.seat_side[turn.forehand] in turn.full_sides,
         speaking=[names[s] for s in turn.speaking],
         full=[sides[s] for s in turn.full_sides],
         barrel=None if turn.barrel_seat is None else names[turn.barrel_seat],
-        barrel_rule=barrel_rule_text(ruleset),
+        barrel_rule=words.barrel_rule,
         seich=seich,
     )
 
 
 def contract_choices(ruleset: RuleSet) -> list[tuple[str, str, list[str]]]:
     """Every contract a choice row may be played as: (code, label, row keys that allow it)."""
-    out: dict[str, tuple[str, list[str]]] = {}
-    for row in ruleset.rows:
-        if not row.is_choice:
-            continue
-        for kind in row.kinds:
-            for c in all_contracts(kind):
-                if not row.allows(c):
-                    continue
-                if c.code not in out:
-                    out[c.code] = (contract_label(c, ruleset.deck), [])
-                out[c.code][1].append(row.key)
-    order = {k: i for i, k in enumerate(Kind)}
-    codes = sorted(out, key=lambda code: (order[Contract.parse(code).kind], code))
-    return [(code, out[code][0], out[code][1]) for code in codes]
+    return [
+        (code, contract_label(Contract.parse(code), ruleset.deck), list(rows))
+        for code, rows in rule_facts(ruleset).choices
+    ]
+
+
+def choices_in(facts: RuleFacts, words: EveningWords) -> list[tuple[str, str, list[str]]]:
+    """``contract_choices`` of tonight's rules, in the evening's words."""
+    return [(code, words.contracts[code], list(rows)) for code, rows in facts.choices]
 
 
 @dataclass(frozen=True)
@@ -309,10 +273,12 @@ class MarkChoice:
 
 def mark_choice(ruleset: RuleSet) -> MarkChoice:
     """The record form's match words for tonight (``MarkChoice``)."""
-    misere_rows = frozenset(r.key for r in ruleset.rows if plays_misere(ruleset, r.key, None))
-    misere_codes = frozenset(
-        code for code, _label, _rows in contract_choices(ruleset) if Contract.parse(code).is_misere
-    )
+    return mark_choice_of(rule_facts(ruleset))
+
+
+def mark_choice_of(facts: RuleFacts) -> MarkChoice:
+    """``mark_choice`` of tonight's rules as a table."""
+    misere_rows, misere_codes = facts.misere_rows, facts.misere_codes
     fixed = not (misere_rows or misere_codes)
     typed = {"declarer": "%(declarer)s", "defenders": "%(defenders)s"}  # filled in by the script
     return MarkChoice(

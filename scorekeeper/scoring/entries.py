@@ -98,7 +98,7 @@ def plays_misere(ruleset: RuleSet, row_key: str | None, contract: Contract | Non
         return contract.kind is Kind.MISERE
     if row_key is None:
         return False
-    return ruleset.row(row_key).kinds == (Kind.MISERE,)
+    return ruleset.row(row_key).always_misere
 
 
 def is_misere(ruleset: RuleSet, entry: HandEntry) -> bool:

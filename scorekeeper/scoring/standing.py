@@ -1,7 +1,8 @@
 """An evening as it stands, in one pure call: ``stand`` turns the hands on the slate and the
 cuts made into the slate, what they decide (the cuts that count, the ties still waiting, the
 result and the money) and whose turn it is, with the marks every face shows (a cell's ★ and ✗,
-the match row as it counts, the sticks known now with three players).
+also of the hands the audit trail names; the match row as it counts, the sticks known now with
+three players), and who deals first at the next evening.
 
 The snapshot (``services.read.snapshot``) reads the rows and calls this once; the pages, the
 API, the picture and the offline phone read what it made and compute none of it again.
@@ -9,9 +10,10 @@ API, the picture and the offline phone read what it made and compute none of it 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..game import turns
 from ..game.hand_entry import HandEntry
 from ..game.rulesets import RuleSet, Variant
 from .entries import slate_marks
@@ -32,6 +34,7 @@ class TurnGuide:
     barrel_seat: int | None  # who must choose when everybody passed
     seich_available: tuple[int, ...] | None  # club variant: sides that may still call Seich
     choosers: tuple[tuple[int, int], ...] = ()  # (side, its first seat in speaking order)
+    dealers: tuple[int, ...] = ()  # the dealer of this hand and of the next ones, one per seat
 
     @classmethod
     def of(cls, slate: Slate) -> TurnGuide:
@@ -48,6 +51,9 @@ class TurnGuide:
             barrel_seat=slate.barrel_seat,
             seich_available=tuple(s for s in range(rs.n_sides) if s not in slate.seich_used) if rs.seich else None,
             choosers=tuple(first.items()),
+            dealers=tuple(
+                turns.dealer_after(rs, slate.first_dealer, slate.hands_dealt + k) for k in range(rs.n_players)
+            ),
         )
 
 
@@ -72,6 +78,8 @@ class Standing:
     marks: tuple[tuple[bool, bool], ...]  # per entry on the slate: (★ good, ✗ bad) for the declaring side
     match_row: tuple[tuple[int, int], ...] | None  # three players: (sticks, potatoes) per player as they count
     sticks_now: tuple[int, ...] | None  # three players: net sticks known now
+    trail_marks: Mapping[HandEntry, tuple[bool, bool]]  # (★, ✗) of every hand the trail names
+    next_first_dealer: int  # who deals first at the next evening ("same again")
 
 
 def decide(slate: Slate, cuts: Sequence[Cut], *, is_open: bool) -> Outcome:
@@ -85,10 +93,16 @@ def decide(slate: Slate, cuts: Sequence[Cut], *, is_open: bool) -> Outcome:
 
 
 def stand(
-    ruleset: RuleSet, first_dealer: int, hands: Sequence[HandEntry], cuts: Sequence[Cut], *, is_open: bool
+    ruleset: RuleSet,
+    first_dealer: int,
+    hands: Sequence[HandEntry],
+    cuts: Sequence[Cut],
+    *,
+    is_open: bool,
+    named: Sequence[HandEntry] = (),
 ) -> Standing:
     """The evening of ``hands`` (on the slate, in order) and ``cuts`` (every cut made, oldest
-    first), open or ended."""
+    first), open or ended; ``named``: the other hands its audit trail names (corrected, taken back)."""
     slate = Slate.build(ruleset, first_dealer, hands)
     outcome = decide(slate, cuts, is_open=is_open)
     three = ruleset.variant is Variant.THREE
@@ -99,4 +113,6 @@ def stand(
         marks=tuple(slate_marks(ruleset, e) for e in slate.entries),
         match_row=cancel_marks(slate.match_marks) if three else None,
         sticks_now=tuple(current_net(slate, row_ranges(slate, outcome.cuts, ended=not is_open))) if three else None,
+        trail_marks={hand: slate_marks(ruleset, hand) for hand in (*slate.entries, *named)},
+        next_first_dealer=turns.next_first_dealer(ruleset, first_dealer),
     )

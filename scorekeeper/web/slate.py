@@ -22,14 +22,13 @@ from werkzeug.wrappers import Response
 from ..forms import ActionForm, AgainForm, ButtonForm, CutForm, HandForm, new_request_id, renew_request_id
 from ..game.errors import RuleError
 from ..game.hand_entry import HandEntry
-from ..game.turns import next_first_dealer
 from ..i18n import _
 from ..models import Circle, Evening
 from ..present.errors import error_text
 from ..present.housekeeping import evening_label
 from ..present.labels import describe
 from ..present.offline import fixed_rules, rule_snapshot
-from ..present.slate_page import LiveView, build_live, build_slate_page, hand_choices, last_hand
+from ..present.slate_page import LiveView, SlatePage, build_live, build_slate_page, hand_choices, last_hand
 from ..scoring.final import Cut
 from ..services import circles as circle_service
 from ..services import evenings as svc
@@ -73,9 +72,8 @@ def _read(circle: Circle, ev: Evening) -> Read:
     return snap, outlook_svc.outlook_of(snap, circle)
 
 
-def _live_context(token: str, can_write: bool, snap: EveningSnapshot, live: LiveView) -> dict[str, Any]:
-    """What the live fragment shows (slate/_live.html; a test holds it to every name the
-    fragment's templates use): its view, and the links and forms around it."""
+def _live_around(token: str, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
+    """The links and forms around the live fragment's view."""
     ended = not snap.is_open
     return {
         "token": token,
@@ -85,22 +83,21 @@ def _live_context(token: str, can_write: bool, snap: EveningSnapshot, live: Live
         "outlook_toggle": can_write,  # a setting of the evening, not of its slate: also once ended
         "button": ButtonForm(formdata=None),
         "grid_html": None,  # the grid already drawn, where the answer to a write drew it first (slate/_swap.html)
-        **live.parts(),
     }
 
 
-def _context(token: str, circle: Circle, can_write: bool, read: Read) -> dict[str, Any]:
-    """Everything the slate page shows: its view (built in one call from what was read) and the
-    links and forms around it. For the parts a write sent by the page's script is answered with
-    (slate/_swap.html), what only the whole page shows is left out (the cuts' forms, the picture's
-    links, the offline script's settings, "Same again")."""
-    snap, outlook = read
-    page = build_slate_page(snap, outlook)
+def _live_context(token: str, can_write: bool, snap: EveningSnapshot, live: LiveView) -> dict[str, Any]:
+    """What the live fragment shows (slate/_live.html; a test holds it to every name the
+    fragment's templates use): its view, and the links and forms around it."""
+    return {**_live_around(token, can_write, snap), **live.parts()}
+
+
+def _around(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot) -> dict[str, Any]:
+    """The links and forms around the slate page's view that the answer to a write sent by the
+    page's script shows too (slate/_swap.html)."""
     ended = not snap.is_open
-    ctx = {
-        **_live_context(token, can_write, snap, page.live),
-        **page.parts(),
-        "page": page,
+    return {
+        **_live_around(token, can_write, snap),
         "circle": circle,
         "may_reopen": can_write and ended,
         "ruleset": snap.ruleset,
@@ -111,18 +108,29 @@ def _context(token: str, circle: Circle, can_write: bool, read: Read) -> dict[st
         "form_messages": [],
         "invalid": None,
     }
+
+
+def _context(token: str, circle: Circle, can_write: bool, read: Read) -> dict[str, Any]:
+    """Everything the slate page shows: the links and forms around it, and its view, built in
+    one call from what was read. For the parts a write sent by the page's script is answered
+    with (slate/_swap.html), what only the whole page shows is left out (the cuts' forms, the
+    picture's links, the offline script's settings, "Same again")."""
+    snap, outlook = read
+    around = _around(token, circle, can_write, snap)
+    page = build_slate_page(snap, outlook)
+    ctx = {**around, **page.live.parts(), **page.parts(), "page": page}
     if _swap_asked() and _keeps_shape(ctx):
         return ctx
-    return {**ctx, **_whole_page(token, circle, snap, can_write)}
+    return {**ctx, **_whole_page(token, circle, can_write, snap, page)}
 
 
-def _whole_page(token: str, circle: Circle, snap: EveningSnapshot, can_write: bool) -> dict[str, Any]:
+def _whole_page(token: str, circle: Circle, can_write: bool, snap: EveningSnapshot, page: SlatePage) -> dict[str, Any]:
     """What only the whole slate page shows, around its parts."""
     ended = not snap.is_open
     return {
         # "Same again" (issue 24): the next evening, same players and rules, the next first dealer
         "again_form": AgainForm(formdata=None, data={"request_id": new_request_id()}) if can_write and ended else None,
-        "next_dealer": next_first_dealer(snap.ruleset, snap.slate.first_dealer),
+        "next_dealer": snap.standing.next_first_dealer,
         "cut_forms": [
             (
                 t,
@@ -143,7 +151,7 @@ def _whole_page(token: str, circle: Circle, snap: EveningSnapshot, can_write: bo
         "png_url": url_for("picture.picture", token=token, evening_id=snap.public_id),
         "picture_link": picture_link(circle, snap.public_id),
         "offline_evening": _offline_evening(token, snap, can_write and not ended),
-        "fixed_rules": fixed_rules(snap),
+        "fixed_rules": fixed_rules(snap, page.words),
     }
 
 

@@ -33,6 +33,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Executable, bindparam, func, select
 from sqlalchemy.orm import Session, aliased
 
+from ...game.rule_facts import RuleFacts, rule_facts
 from ...game.rulesets import RuleSet
 from ...history.housekeeping import fold_stored
 from ...history.records import Housekeeping, HousekeepingKind
@@ -67,6 +68,7 @@ class EveningSnapshot:
     ended_at: datetime | None
     ruleset: RuleSet
     names: tuple[str, ...]  # players in seat order
+    facts: RuleFacts  # tonight's rules as a table (``game.rule_facts``)
     standing: Standing  # the slate, what it decides, whose turn it is (``scoring.standing``)
     trail: tuple[LogItem, ...]  # every hand, correction and undo, oldest first
     digital: frozenset[int]  # positions in ``slate.entries`` dealt at the digital table
@@ -390,6 +392,7 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
     table = None if table_id is None else (str(table_id), None if hand is None else int(hand))
     trail = tuple(audit_trail(rows))
     rules = ruleset_of(evening)
+    facts = rule_facts(rules)
     return EveningSnapshot(
         public_id=evening.public_id,
         version=evening.version,
@@ -398,6 +401,7 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
         created_at=evening.created_at,
         ended_at=evening.ended_at,
         ruleset=rules,
+        facts=facts,
         names=names,
         trail=trail,
         digital=digital_positions(trail),
@@ -409,5 +413,12 @@ def load_snapshot(evening: Evening) -> EveningSnapshot:
         table_key="" if table is None else f"{table[0]}:{table[1] or 0}",
         name_events=name_events,
         # last: the rows turned into the slate, the outcome and the turn, by one pure call
-        standing=stand(rules, evening.first_dealer, hands_of(rows), cuts_of(cuts), is_open=evening.status == "open"),
+        standing=stand(
+            rules,
+            evening.first_dealer,
+            hands_of(rows),
+            cuts_of(cuts),
+            is_open=evening.status == "open",
+            named=[hand for item in trail for hand in (item.entry, item.previous) if hand is not None],
+        ),
     )
