@@ -45,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorekeeper.bots.adviser import (
     BUDGET_MS,
+    PASS_BELOW,
     SAMPLES,
     Situation,
     advise,
@@ -73,16 +74,29 @@ def hindsight(rs: RuleSet, hands: list[int], contracts: dict[str, Contract], see
     return out
 
 
-def heuristic_pick(rs: RuleSet, hand: int, open_rows: tuple[str, ...]) -> str:
-    """Highest factor first; among equal factors the row whose best contract the
-    rules of thumb value most (most trumps, highest cards)."""
+def row_strength(rs: RuleSet, hand: int, key: str) -> float:
+    """How good the hand is for the row by the rules of thumb (``handeval``: trumps
+    with the jack and nine, aces for Obenabe, sixes for Undenufe...): the card points
+    its best contract of the row should make."""
     shape = shape_of(rs.n_players, rs.teams)
+    return max(contract_points(c, hand, shape) for c in row_contracts(rs.row(key), hand, shape, 99))
 
-    def key(k: str) -> tuple[int, float]:
-        row = rs.row(k)
-        return (row.factor, max(contract_points(c, hand, shape) for c in row_contracts(row, hand, shape, 99)))
 
-    return max(open_rows, key=key)
+def heuristic_pick(rs: RuleSet, hand: int, open_rows: tuple[str, ...]) -> str:
+    """The issue's rule of thumb, "most trumps / highest cards for the row, highest
+    factor first": the rows are tried from the highest factor down and the first one
+    the hand is good for is played (its rule-of-thumb card points for the row at
+    least what an ordinary hand makes, ``PASS_BELOW``, the adviser's own line between
+    playing and passing); a hand good for none plays the highest factor."""
+    threshold = PASS_BELOW[shape_of(rs.n_players, rs.teams)]
+    strength = {k: row_strength(rs, hand, k) for k in open_rows}
+    good = [k for k in open_rows if strength[k] >= threshold]
+    return max(good or open_rows, key=lambda k: (rs.row(k).factor, strength[k]))
+
+
+def factor_only_pick(rs: RuleSet, hand: int, open_rows: tuple[str, ...]) -> str:
+    """Always the highest factor (the hand only breaks ties in factor)."""
+    return max(open_rows, key=lambda k: (rs.row(k).factor, row_strength(rs, hand, k)))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -95,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if args.deals < 1:
         ap.error("--deals must be at least 1")
-    regrets: dict[str, list[float]] = {"adviser": [], "heuristic": [], "random": []}
+    regrets: dict[str, list[float]] = {"adviser": [], "heuristic": [], "factor_only": [], "random": []}
     by_variant: dict[str, dict[str, list[float]]] = {}
     cpu_ms: list[float] = []
     t_start = time.perf_counter()
@@ -116,6 +130,7 @@ def main(argv: list[str] | None = None) -> None:
         picks = {
             "adviser": advice.pick,
             "heuristic": heuristic_pick(rs, hand, open_rows),
+            "factor_only": factor_only_pick(rs, hand, open_rows),
             "random": rng.choice(open_rows),
         }
         per = by_variant.setdefault(rs.variant.value, {k: [] for k in regrets})
@@ -136,7 +151,8 @@ def main(argv: list[str] | None = None) -> None:
         se = statistics.stdev(per["adviser"]) / n**0.5 if n > 1 else 0.0
         print(
             f"  {variant:6s} deals={n:5d} adviser={mean(per['adviser']):8.2f} (se {se:.2f})"
-            f" heuristic={mean(per['heuristic']):8.2f} random={mean(per['random']):8.2f}"
+            f" heuristic={mean(per['heuristic']):8.2f} factor_only={mean(per['factor_only']):8.2f}"
+            f" random={mean(per['random']):8.2f}"
         )
     hits = sum(1 for r in regrets["adviser"] if r == 0)
     print(f"adviser picked the best row in hindsight in {hits} of {args.deals} deals")
@@ -146,6 +162,7 @@ def main(argv: list[str] | None = None) -> None:
         f"adviser CPU per answer: median {statistics.median(cpu_ms):.0f} ms,"
         f" p95 {p95:.0f} ms, max {cpu_sorted[-1]:.0f} ms"
     )
+    print(f"factor_only_regret={mean(regrets['factor_only']):.2f}")
     print(
         f"adviser regret={mean(regrets['adviser']):.2f} heuristic_regret={mean(regrets['heuristic']):.2f}"
         f" random_regret={mean(regrets['random']):.2f} deals={args.deals} p95_ms={p95:.0f}"
