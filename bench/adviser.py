@@ -85,6 +85,18 @@ from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 VARIANTS: tuple[RuleSet, ...] = tuple(default_ruleset(v) for v in Variant)
 
 
+def deal(seed: int, i: int, variant: str | None = None) -> tuple[RuleSet, tuple[str, ...], list[int], random.Random]:
+    """Deal ``i``: its rule set, open rows, the hands (seat 0 is forehand) and the
+    deal's generator, left where the hindsight's seed and the random pick are drawn."""
+    rs = VARIANTS[i % len(VARIANTS)] if variant is None else default_ruleset(variant)
+    rng = random.Random(seed * 1_000_003 + i)
+    keys = [r.key for r in rs.rows]
+    open_rows = tuple(sorted(rng.sample(keys, rng.randint(1, len(keys))), key=keys.index))
+    deck = list(range(36))
+    rng.shuffle(deck)
+    return rs, open_rows, deal_hands(deck, rs.n_players, rs.n_players - 1), rng
+
+
 def hindsight(rs: RuleSet, hands: list[int], contracts: dict[str, Contract], seed: int) -> dict[str, float]:
     """Every open row's slate value when the real deal is played out in it with
     the contract the computer players choose for it (``contracts``)."""
@@ -137,13 +149,7 @@ def main(argv: list[str] | None = None) -> None:
     cpu_ms: list[float] = []
     t_start = time.perf_counter()
     for i in range(args.deals):
-        rs = VARIANTS[i % len(VARIANTS)] if args.variant is None else default_ruleset(args.variant)
-        rng = random.Random(args.seed * 1_000_003 + i)
-        keys = [r.key for r in rs.rows]
-        open_rows = tuple(sorted(rng.sample(keys, rng.randint(1, len(keys))), key=keys.index))
-        deck = list(range(36))
-        rng.shuffle(deck)
-        hands = deal_hands(deck, rs.n_players, rs.n_players - 1)  # seat 0 is forehand
+        rs, open_rows, hands, rng = deal(args.seed, i, args.variant)
         hand = hands[0]
         t0 = time.process_time()
         advice = advise(hand, Situation(rs, open_rows, may_pass=False), random.Random(i), args.budget_ms, args.samples)

@@ -67,3 +67,13 @@ def test_a_hand_good_for_no_row_plays_the_highest_factor() -> None:
     rs = default_ruleset("teams")
     poor = mask_of(parse_cards("S9 SK SQ C8 CQ D7 DT H7 HQ"))  # three small trumps with the nine at best
     assert picker("heuristic_pick")(rs, poor, OPEN) == "undenufe"
+
+
+def test_floor_bench_last_line_format() -> None:
+    last = bench_last_line("adviser_floor.py", "--deals", "4", "--hidden", "4", "--samples", "2")
+    figure = r"-?\d+\.\d\d"
+    pattern = (
+        rf"floor regret={figure} adviser_regret={figure} heuristic_regret={figure}"
+        rf" factor_only_regret={figure} deals=4"
+    )
+    assert re.fullmatch(pattern, last), last
