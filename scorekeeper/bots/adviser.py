@@ -10,9 +10,11 @@ their answer from ``advise`` (``contract_choice`` calls it).
 
 How a row is valued: the hidden cards are dealt at random (``samples`` deals, at
 most ``budget_ms`` of CPU), and for every candidate contract the deal is played
-out by the computer players' cheap policy (``playout.policy_playout``, epsilon
-greedy), this hand declaring and leading. A row's candidates are its contracts
-the rules of thumb (``handeval``) like best (``PER_ROW``); the row takes the one
+out by the computer players' cheap policy (``playout.policy_playout``, without
+exploration, as the benchmark's hindsight plays it), this hand declaring and
+leading; every contract on the same deals (common random numbers: rows are
+compared on the same cards). A row's candidates are its contracts the rules of
+thumb (``handeval``) like best (``PER_ROW``); the row takes the one
 whose expected slate value is highest, among all the contracts played out for
 any open row that it allows (so a joker row is never valued below a row whose
 every contract it allows, at a lower factor). A sample's outcome is the declaring side's
@@ -55,10 +57,13 @@ from .playout import policy_playout
 
 PASS_PICK = "pass"
 SEICH_PICK = "seich"
-SAMPLES = 64  # deals of the hidden cards per answer (fewer if the budget runs out)
+SAMPLES = 256  # deals of the hidden cards per answer (fewer if the budget runs out)
 BUDGET_MS = 1000.0  # CPU for every open row together (the page's target: 1.5 s at p95)
 PER_ROW = 2  # contracts played out per row that offers a choice (jokers, 12-fach, Slalom starts)
-EPSILON = 0.08  # the playout policy's exploration rate
+# The playout policy's exploration rate: none. A row is valued by how the hand is played,
+# as the card search plays it (``search.EPSILON``) and the benchmark's hindsight; random
+# cards blur the estimate (fewer matches) without telling rows apart better.
+EPSILON = 0.0
 # What an ordinary hand makes (card points of its best contract); a weaker best row
 # passes (when it may) or, club variant in the barrel, throws in.
 PASS_BELOW = {"three": 55.0, "teams": 85.0, "solo4": 40.0}
