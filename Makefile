@@ -30,9 +30,12 @@ translations: | $(BIN)/python
 # Extract every marked message (Python and templates) into a throwaway template and
 # merge it into the catalogs; then translate what is new (tests/i18n fails until then).
 BABEL_KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k _l -k lazy_ngettext:1,2 -k N_
+# Babel skips folders whose names start with "_" unless told otherwise: templates/_partials holds messages.
+BABEL_IGNORE_DIRS := .* __pycache__
 translations-update: | $(VENV)/.installed-run
 	@pot=$$(mktemp --suffix=.pot) && trap 'rm -f "$$pot"' EXIT && \
-	$(BIN)/pybabel -q extract -F babel.cfg $(BABEL_KEYWORDS) --add-comments=TRANSLATORS: --no-wrap \
+	$(BIN)/pybabel -q extract -F babel.cfg $(BABEL_KEYWORDS) --ignore-dirs "$(BABEL_IGNORE_DIRS)" \
+		--add-comments=TRANSLATORS: --no-wrap \
 		--project=scorekeeper -o "$$pot" . && \
 	$(BIN)/pybabel -q update -i "$$pot" -d scorekeeper/translations --no-wrap --ignore-obsolete --no-fuzzy-matching
 	@$(MAKE) --no-print-directory translations

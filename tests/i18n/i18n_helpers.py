@@ -75,6 +75,13 @@ def babel_keywords() -> list[str]:
     return shlex.split(m.group(1))
 
 
+def babel_ignore_dirs() -> str:
+    """The folders ``make translations-update`` does not look into (BABEL_IGNORE_DIRS)."""
+    m = re.search(r"^BABEL_IGNORE_DIRS\s*:?=\s*(.+)$", MAKEFILE.read_text(), re.M)
+    assert m, "the Makefile defines no BABEL_IGNORE_DIRS"
+    return m.group(1).strip()
+
+
 def extract(pot: Path) -> Catalog:
     """Extract every marked message of the sources into ``pot``, as ``make translations-update`` does."""
     cmd = [
@@ -86,6 +93,8 @@ def extract(pot: Path) -> Catalog:
         "-F",
         str(BABEL_CFG),
         *babel_keywords(),
+        "--ignore-dirs",
+        babel_ignore_dirs(),
         "--no-wrap",
         "-o",
         str(pot),
