@@ -27,7 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper.bots import choose_action
 from scorekeeper.engine import SeatView, decode_announce
-from scorekeeper.game.rulesets import RuleSet, default_ruleset
+from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.services import circles, evenings, seats
 from scorekeeper.services import digital_table as tables
 from scorekeeper.services.digital_table import TableState
@@ -415,6 +415,35 @@ class Switchable:
             self._thread.join(timeout=10)
         self._server.server_close()
         self._server = None
+
+
+# --- an evening behind a server that can be stopped (offline tests) ---------------------------
+def club_evening(app: Flask, request_id: str) -> tuple[str, str]:
+    """(write token, evening id) of a new club evening of Anna, Beat, Cla and Dora, made through
+    the services (the Seich is the server's to check)."""
+    with app.app_context():
+        circle, write, _view = circles.create_circle("Berghaus")
+        ev = evenings.start_evening(
+            circle,
+            ruleset=default_ruleset(Variant.CLUB),
+            player_names=["Anna", "Beat", "Cla", "Dora"],
+            first_dealer=0,
+            request_id=request_id,
+        )
+        return write, ev.public_id
+
+
+def entry_count(app: Flask, evening_id: str, token: str) -> int:
+    """How many hands the server holds for the evening (through the API)."""
+    data = app.test_client().get(f"/api/v1/evenings/{evening_id}/entries", headers={"Authorization": f"Bearer {token}"})
+    assert data.status_code == 200
+    return len(data.get_json()["entries"])
+
+
+def worker_controls(page: Any) -> None:
+    """The service worker controls the page, and keeps it (asked by the page: it came first)."""
+    wait_until(page, "navigator.serviceWorker.controller !== null")
+    wait_until(page, "caches.open('sk-pages').then(c => c.match(location.pathname)).then(r => !!r)")
 
 
 @contextmanager

@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 import pytest
-from e2e_helpers import BOTH_ENGINES, PHONE, Switchable, wait_until
-from test_e2e_offline import _count, _kept_slate, _queue, _slate_without_server, server  # noqa: F401 (server: a fixture)
+from e2e_helpers import BOTH_ENGINES, PHONE, Switchable, entry_count, wait_until
+from test_e2e_offline import _kept_slate, _queue, _slate_without_server, server  # noqa: F401 (server: a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -74,7 +74,7 @@ def test_the_queue_goes_out_on_online_and_on_visible_each_hand_once(
     wait_until(page, "document.querySelectorAll('#slate td.filled').length === 2")
     time.sleep(1)
     assert _posts(server) == 2, server.seen
-    assert _count(app, evening_id, token) == 2
+    assert entry_count(app, evening_id, token) == 2
 
 
 @BOTH_ENGINES
@@ -100,7 +100,7 @@ def test_the_events_at_once_then_a_load_send_each_hand_once(server: Switchable, 
     wait_until(page, "document.querySelectorAll('#slate td.filled').length === 3")
     time.sleep(1)
     assert _posts(server) == 3, server.seen
-    assert _count(app, evening_id, token) == 3
+    assert entry_count(app, evening_id, token) == 3
 
 
 FOCUS_AT_TAP_END = """(() => {

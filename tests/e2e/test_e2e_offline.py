@@ -21,19 +21,20 @@ from e2e_helpers import (
     Switchable,
     Watch,
     clipboard_text,
+    club_evening,
+    entry_count,
     no_sideways_scroll,
     record,
     seat_link,
     shot,
     table_evening,
     wait_until,
+    worker_controls,
 )
-from flask import Flask
 
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.scoring import Slate
-from scorekeeper.services import circles, evenings
 
 pytestmark = pytest.mark.browser
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
@@ -69,34 +70,12 @@ def server(db_url: str, engine: str) -> Iterator[Switchable]:
         dispose(app)
 
 
-def _evening(app: Flask) -> tuple[str, str]:
-    """(write token, evening id) of a new club evening (the Seich is the server's to check)."""
-    with app.app_context():
-        circle, write, _view = circles.create_circle("Berghaus")
-        ev = evenings.start_evening(
-            circle, ruleset=default_ruleset(Variant.CLUB), player_names=NAMES, first_dealer=0, request_id="off-start"
-        )
-        return write, ev.public_id
-
-
-def _count(app: Flask, evening_id: str, token: str) -> int:
-    data = app.test_client().get(f"/api/v1/evenings/{evening_id}/entries", headers={"Authorization": f"Bearer {token}"})
-    assert data.status_code == 200
-    return len(data.get_json()["entries"])
-
-
-def _controlled(page: Any) -> None:
-    """The worker controls the page, and keeps it (asked by the page: it came first)."""
-    wait_until(page, "navigator.serviceWorker.controller !== null")
-    wait_until(page, "caches.open('sk-pages').then(c => c.match(location.pathname)).then(r => !!r)")
-
-
 def _kept_slate(server: Switchable, phone: Any) -> tuple[Any, str, str]:
     """A phone on a new evening's slate, kept by the worker: (page, write token, evening id)."""
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "off-start")
     page = phone()
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
-    _controlled(page)
+    worker_controls(page)
     return page, token, evening_id
 
 
@@ -135,10 +114,10 @@ def _states(page: Any) -> list[str]:
 
 
 def test_installable_and_controlled_after_one_load(server: Switchable, phone: Any) -> None:
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "off-start")
     page = phone()
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
-    _controlled(page)
+    worker_controls(page)
     manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
     assert manifest["name"] and manifest["short_name"] and manifest["display"] == "standalone"
     assert manifest["start_url"] == "/" and manifest["theme_color"].startswith("#")
@@ -194,14 +173,14 @@ def test_offline_slate_queue_and_sync(server: Switchable, phone: Any) -> None:
     no_sideways_scroll(page)
     shot(page, "offline-refused")
     assert "barrel" in page.inner_text("#queue-list")
-    assert _count(app, evening_id, token) == 2
+    assert entry_count(app, evening_id, token) == 2
     wait_until(page, "document.querySelectorAll('#slate td.filled').length === 2")
     assert not page.locator("#offline-state").is_visible()
     # the refused one is dropped by a person, not by the app
     page.click("#queue-list button:has-text('Drop')")
     wait_until(page, "document.getElementById('queue').hidden")
     page.reload()
-    assert _count(app, evening_id, token) == 2
+    assert entry_count(app, evening_id, token) == 2
     # offline again: a correction waits for the network (the link answers with the message)
     page.context.set_offline(True)
     wait_until(page, "!document.getElementById('offline-state').hidden")
@@ -233,11 +212,11 @@ def test_the_server_gone_hands_wait_and_each_is_written_once(server: Switchable,
     wait_until(page, "document.getElementById('queue').hidden", timeout=30_000)
     wait_until(page, "document.querySelectorAll('#slate td.filled').length === 2")
     assert not page.locator("#offline-state").is_visible()
-    assert _count(app, evening_id, token) == 2
+    assert entry_count(app, evening_id, token) == 2
     page.reload()
     page.wait_for_selector("#slate")
     assert page.locator("#slate td.filled").count() == 2
-    assert _count(app, evening_id, token) == 2
+    assert entry_count(app, evening_id, token) == 2
     assert sum(1 for p in server.seen if p.startswith("POST") and p.endswith("/hands")) == 2, server.seen
 
 
@@ -254,17 +233,17 @@ def test_a_hand_queued_goes_out_on_the_next_load(server: Switchable, phone: Any)
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
     wait_until(page, "document.getElementById('queue').hidden", timeout=30_000)
     wait_until(page, "document.querySelectorAll('#slate td.filled').length === 1")
-    assert _count(app, evening_id, token) == 1
+    assert entry_count(app, evening_id, token) == 1
     assert sum(1 for p in server.seen if p.startswith("POST") and p.endswith("/hands")) == 1, server.seen
 
 
 def test_a_page_closed_mid_sync_doubles_nothing(server: Switchable, phone: Any) -> None:
     app = server.app
-    token, evening_id = _evening(app)
+    token, evening_id = club_evening(app, "off-start")
     path = f"/c/{token}/e/{evening_id}"
     page = phone()
     page.goto(server.url + path)
-    _controlled(page)
+    worker_controls(page)
     context = page.context
     _go_offline(server, page)
     page.reload()
@@ -278,26 +257,26 @@ def test_a_page_closed_mid_sync_doubles_nothing(server: Switchable, phone: Any) 
     page.close()
     server.hold = lambda _method, _p: False
     server.release.set()
-    assert _count(app, evening_id, token) == 1
+    assert entry_count(app, evening_id, token) == 1
     again = context.new_page()
     again.goto(server.url + path)
     # the new page sends what is left (the queue's box is also hidden before it has read the queue)
     deadline = time.monotonic() + 20
-    while _count(app, evening_id, token) < 2 and time.monotonic() < deadline:
+    while entry_count(app, evening_id, token) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
     wait_until(again, "document.getElementById('queue').hidden", timeout=20_000)
     wait_until(again, "document.querySelectorAll('#slate td.filled').length === 2")  # the fresh slate comes in
-    assert _count(app, evening_id, token) == 2  # the first hand, sent again, is written once
+    assert entry_count(app, evening_id, token) == 2  # the first hand, sent again, is written once
 
 
 def test_two_phones_same_cell_one_wins_one_conflict(server: Switchable, phone: Any) -> None:
     app = server.app
-    token, evening_id = _evening(app)
+    token, evening_id = club_evening(app, "off-start")
     path = f"/c/{token}/e/{evening_id}"
     one, two = phone(), phone()
     for page in (one, two):
         page.goto(server.url + path)
-        _controlled(page)
+        worker_controls(page)
     _go_offline(server, one, two)
     for page in (one, two):
         page.reload()
@@ -307,13 +286,13 @@ def test_two_phones_same_cell_one_wins_one_conflict(server: Switchable, phone: A
     wait_until(one, "document.getElementById('queue').hidden", timeout=20_000)
     two.context.set_offline(False)
     wait_until(two, "document.querySelector('#queue-list li.queue-conflict') !== null", timeout=20_000)
-    assert _count(app, evening_id, token) == 1
+    assert entry_count(app, evening_id, token) == 1
     assert "Record anyway" in two.inner_text("#queue-list")
     assert "Anna" in two.inner_text("#queue-list")  # its values kept
     # recorded anyway: a new entry with a new request id; the rules still refuse the filled cell
     two.click("#queue-list button:has-text('Record anyway')")
     wait_until(two, "document.querySelector('#queue-list li.queue-refused') !== null", timeout=20_000)
-    assert _count(app, evening_id, token) == 1
+    assert entry_count(app, evening_id, token) == 1
     # "Correct": the values go back into the form, the hand leaves the queue
     two.click("#queue-list button:has-text('Correct')")
     wait_until(two, "document.getElementById('queue').hidden")
@@ -323,7 +302,7 @@ def test_two_phones_same_cell_one_wins_one_conflict(server: Switchable, phone: A
 
 
 def test_first_load_weight_and_repeat_load(server: Switchable, phone: Any) -> None:
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "off-start")
     page = phone()
     sizes: list[int] = []
 
@@ -333,7 +312,7 @@ def test_first_load_weight_and_repeat_load(server: Switchable, phone: Any) -> No
 
     page.on("requestfinished", finished)
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
-    _controlled(page)
+    worker_controls(page)
     page.wait_for_load_state("networkidle")
     first = sum(sizes)
     assert first <= FIRST_LOAD_MAX, first
@@ -347,7 +326,7 @@ def test_the_digital_table_says_it_is_offline_and_resumes(server: Switchable, ph
     at = table_evening(server.app, "teams", NAMES, first_dealer=0)
     page = phone()
     page.goto(f"{server.url}/c/{at.write}/e/{at.evening_id}")
-    _controlled(page)
+    worker_controls(page)
     page.goto(server.url + seat_link(server.app, at, 0))
     page.wait_for_selector("#seat-live")
     wait_until(page, SEATED, 15_000)
@@ -365,7 +344,7 @@ def test_the_digital_table_says_it_is_offline_and_resumes(server: Switchable, ph
 
 @BOTH_ENGINES
 def test_the_slate_picture_and_links_are_shared_or_copied(server: Switchable, phone: Any, engine: str) -> None:
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "off-start")
     page = phone()
     if engine == "chromium":
         page.context.grant_permissions(["clipboard-read", "clipboard-write"])
@@ -389,7 +368,7 @@ def test_the_slate_picture_and_links_are_shared_or_copied(server: Switchable, ph
 
 
 def test_plain_http_on_a_lan_address_says_offline_needs_https(chromium: Any, server: Switchable) -> None:
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "off-start")
     browser = chromium.browser_type.launch(
         executable_path="/usr/bin/chromium",
         args=["--no-sandbox", "--disable-gpu", "--host-resolver-rules=MAP lan.test 127.0.0.1"],
@@ -404,7 +383,7 @@ def test_plain_http_on_a_lan_address_says_offline_needs_https(chromium: Any, ser
         assert page.evaluate("navigator.serviceWorker === undefined || navigator.serviceWorker.controller === null")
         # online it works as before: a hand goes straight to the server
         record(page, "Anna", "Diamonds ×1", "100")
-        assert _count(server.app, evening_id, token) == 1
+        assert entry_count(server.app, evening_id, token) == 1
     finally:
         browser.close()
 
@@ -424,11 +403,11 @@ def test_the_benchmark_prints_its_figures() -> None:
 def test_a_new_worker_keeps_the_queue(server: Switchable, phone: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from scorekeeper.web import offline
 
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "off-start")
     path = f"/c/{token}/e/{evening_id}"
     page = phone()
     page.goto(server.url + path)
-    _controlled(page)
+    worker_controls(page)
     first = page.evaluate("caches.keys().then(k => k.filter(n => n.startsWith('sk-static-')))")
     _go_offline(server, page)  # the worker's Background Sync cannot send it either
     _queue(page, "Anna", "suit_D", "100")
@@ -446,15 +425,15 @@ def test_a_new_worker_keeps_the_queue(server: Switchable, phone: Any, monkeypatc
     # still queued, or already sent by the new worker's Background Sync (the browser is online
     # for the worker): never lost
     states = page.evaluate("SkQueue.list(null).then(items => items.map(i => i.state))")
-    assert states == ["queued"] or (states == [] and _count(server.app, evening_id, token) == 1), states
+    assert states == ["queued"] or (states == [] and entry_count(server.app, evening_id, token) == 1), states
     page.reload()
     deadline = time.monotonic() + 10  # the queue is drawn from IndexedDB once the page has loaded
-    while page.locator("#queue-list li").count() + _count(server.app, evening_id, token) != 1:
+    while page.locator("#queue-list li").count() + entry_count(server.app, evening_id, token) != 1:
         assert time.monotonic() < deadline, "the queued hand is neither shown nor on the server"
         time.sleep(0.1)
     page.context.set_offline(False)
     wait_until(page, "document.getElementById('queue').hidden", timeout=20_000)
-    assert _count(server.app, evening_id, token) == 1
+    assert entry_count(server.app, evening_id, token) == 1
 
 
 def test_chromium_itself_finds_the_app_installable(chromium: Any, server: Switchable, tmp_path: Path) -> None:
@@ -463,7 +442,7 @@ def test_chromium_itself_finds_the_app_installable(chromium: Any, server: Switch
     against installing the app (manifest, icons, start_url, scope, worker). A profile on disk,
     not the ``phone`` fixture: its contexts are off the record, and Chromium installs nothing
     from an incognito window (it says exactly that, ``in-incognito``, and nothing else)."""
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "off-start")
     context = chromium.browser_type.launch_persistent_context(
         str(tmp_path / "profile"),
         executable_path="/usr/bin/chromium",
@@ -480,7 +459,7 @@ def test_chromium_itself_finds_the_app_installable(chromium: Any, server: Switch
     try:
         page = context.pages[0] if context.pages else context.new_page()
         page.goto(f"{server.url}/c/{token}/e/{evening_id}")
-        _controlled(page)
+        worker_controls(page)
         errors = context.new_cdp_session(page).send("Page.getInstallabilityErrors")["installabilityErrors"]
         assert errors == [], errors
         # the same page in the phone fixture's (incognito) kind of context: only that is said
@@ -488,7 +467,7 @@ def test_chromium_itself_finds_the_app_installable(chromium: Any, server: Switch
         try:
             other = incognito.new_page()
             other.goto(f"{server.url}/c/{token}/e/{evening_id}")
-            _controlled(other)
+            worker_controls(other)
             said = incognito.new_cdp_session(other).send("Page.getInstallabilityErrors")["installabilityErrors"]
             assert [e["errorId"] for e in said] == ["in-incognito"], said
         finally:
@@ -542,7 +521,7 @@ def test_the_slate_picture_is_shared_as_a_png_file(server: Switchable, phone: An
     sheet one file, the slate's PNG itself (its bytes, not a link); where it can share but not
     files, or has no canShare at all, the picture's link is shared instead, as offline.js means
     (the picture link, never the circle's: tests/e2e/test_e2e_links.py)."""
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "off-start")
     shared, size = _shared_after_tap(server, phone, token, evening_id, files=True)
     assert len(shared) == 1, shared
     (files,) = [s["files"] for s in shared]
@@ -566,13 +545,13 @@ def test_a_circle_opened_once_reopens_from_the_home_screen_offline(server: Switc
     no network (the server stopped AND the context offline) the home screen still opens, names
     the circle, and a tap shows the circle page and then its slate from the worker's cache, with
     their real content."""
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "off-start")
     page = phone()
     page.goto(f"{server.url}/c/{token}")
-    _controlled(page)
+    worker_controls(page)
     page.click(f"a[href$='/e/{evening_id}'] >> nth=0")
     page.wait_for_selector("#slate")
-    _controlled(page)
+    worker_controls(page)
     manifest = page.evaluate("fetch(document.querySelector('link[rel=manifest]').href).then(r => r.json())")
     start = manifest["start_url"]
     assert start == "/"
@@ -599,11 +578,11 @@ def test_a_circle_opened_once_reopens_from_the_home_screen_offline(server: Switc
 def test_a_hand_in_place_refreshes_the_kept_copy_once(server: Switchable, phone: Any) -> None:
     """With the worker in control, the page keeps its offline copy fresh after a swap (offline.js):
     once per hand, although a hand answered in place swaps several parts."""
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "off-start")
     path = f"/c/{token}/e/{evening_id}"
     page = phone()
     page.goto(server.url + path)
-    _controlled(page)
+    worker_controls(page)
     page.wait_for_load_state("networkidle")
     server.seen.clear()
     page.locator("#slate td.open[data-row=suit_D][data-side='0']").click()

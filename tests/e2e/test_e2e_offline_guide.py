@@ -10,13 +10,21 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_helpers import Switchable, no_sideways_scroll, record, shot, switchable, wait_until
-from flask import Flask
+from e2e_helpers import (
+    Switchable,
+    club_evening,
+    entry_count,
+    no_sideways_scroll,
+    record,
+    shot,
+    switchable,
+    wait_until,
+    worker_controls,
+)
 
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.scoring import Slate
-from scorekeeper.services import circles, evenings
 
 pytestmark = pytest.mark.browser
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
@@ -33,26 +41,6 @@ GUIDE_TEXT = """(() => {
 def server(db_url: str) -> Iterator[Switchable]:
     with switchable(db_url) as s:
         yield s
-
-
-def _evening(app: Flask) -> tuple[str, str]:
-    with app.app_context():
-        circle, write, _view = circles.create_circle("Berghaus")
-        ev = evenings.start_evening(
-            circle, ruleset=default_ruleset(Variant.CLUB), player_names=NAMES, first_dealer=0, request_id="guide-start"
-        )
-        return write, ev.public_id
-
-
-def _count(app: Flask, evening_id: str, token: str) -> int:
-    data = app.test_client().get(f"/api/v1/evenings/{evening_id}/entries", headers={"Authorization": f"Bearer {token}"})
-    assert data.status_code == 200
-    return len(data.get_json()["entries"])
-
-
-def _controlled(page: Any) -> None:
-    wait_until(page, "navigator.serviceWorker.controller !== null")
-    wait_until(page, "caches.open('sk-pages').then(c => c.match(location.pathname)).then(r => !!r)")
 
 
 def _go_offline(server: Switchable, *pages: Any) -> None:
@@ -79,11 +67,11 @@ def _now(page: Any) -> str:
 
 def test_the_turn_guide_follows_the_queued_hands(server: Switchable, phone: Any) -> None:
     app = server.app
-    token, evening_id = _evening(app)
+    token, evening_id = club_evening(app, "guide-start")
     path = f"/c/{token}/e/{evening_id}"
     page = phone()
     page.goto(server.url + path)
-    _controlled(page)
+    worker_controls(page)
     _go_offline(server, page)
     page.reload()
     page.wait_for_selector("#slate")
@@ -115,7 +103,7 @@ def test_the_turn_guide_follows_the_queued_hands(server: Switchable, phone: Any)
     server.start()
     page.context.set_offline(False)
     wait_until(page, "document.getElementById('queue').hidden", timeout=20_000)
-    assert _count(app, evening_id, token) == 3
+    assert entry_count(app, evening_id, token) == 3
     wait_until(page, "document.querySelectorAll('#slate td.filled').length === 2")
     wait_until(page, "!document.querySelector('#live [data-guide]').dataset.queued")
     assert page.evaluate(GUIDE_TEXT) == queued_guide
@@ -125,12 +113,12 @@ def test_the_turn_guide_follows_the_queued_hands(server: Switchable, phone: Any)
 
 def test_a_conflict_is_said_at_the_top_of_the_page(server: Switchable, phone: Any) -> None:
     app = server.app
-    token, evening_id = _evening(app)
+    token, evening_id = club_evening(app, "guide-start")
     path = f"/c/{token}/e/{evening_id}"
     one, two = phone(), phone()
     for page in (one, two):
         page.goto(server.url + path)
-        _controlled(page)
+        worker_controls(page)
     _go_offline(server, one, two)
     for page in (one, two):
         page.reload()
@@ -151,16 +139,16 @@ def test_a_conflict_is_said_at_the_top_of_the_page(server: Switchable, phone: An
     two.click("#queue-notice a[href='#queue']")
     two.click("#queue-list button:has-text('Drop')")
     wait_until(two, "document.getElementById('queue-notice').hidden")
-    assert _count(app, evening_id, token) == 1
+    assert entry_count(app, evening_id, token) == 1
 
 
 def test_no_stale_banner_online_or_in_the_offline_copy(server: Switchable, phone: Any) -> None:
     app = server.app
-    token, evening_id = _evening(app)
+    token, evening_id = club_evening(app, "guide-start")
     path = f"/c/{token}/e/{evening_id}"
     page = phone()
     page.goto(server.url + path)
-    _controlled(page)
+    worker_controls(page)
     record(page, "Anna", "Diamonds ×1", "100")  # online: "Hand recorded: ..." on the page
     assert "Hand recorded" in page.inner_text(".flashes")
     # the worker keeps the slate without the banner (the page that showed it is not kept)
@@ -183,4 +171,4 @@ def test_no_stale_banner_online_or_in_the_offline_copy(server: Switchable, phone
     page.context.set_offline(False)
     wait_until(page, "document.getElementById('queue').hidden", timeout=20_000)
     wait_until(page, "document.querySelectorAll('[data-queue-note]').length === 0")
-    assert _count(app, evening_id, token) == 2
+    assert entry_count(app, evening_id, token) == 2

@@ -11,11 +11,20 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_helpers import PHONE, Switchable, Watch, no_sideways_scroll, phone_without_script, shot, switchable, wait_until
+from e2e_helpers import (
+    PHONE,
+    Switchable,
+    Watch,
+    club_evening,
+    no_sideways_scroll,
+    phone_without_script,
+    shot,
+    switchable,
+    wait_until,
+)
 from flask import Flask
 
-from scorekeeper.game.rulesets import Variant, default_ruleset
-from scorekeeper.services import circles, evenings
+from scorekeeper.services import circles
 
 pytestmark = pytest.mark.browser
 NAMES = ["Anna", "Beat", "Cla", "Dora"]
@@ -26,16 +35,6 @@ POLL_S = 3  # the slate's poll (templates/slate/_live.html: every 3s)
 def server(db_url: str) -> Iterator[Switchable]:
     with switchable(db_url) as s:
         yield s
-
-
-def _evening(app: Flask) -> tuple[str, str]:
-    """(write token, evening id) of a new club evening."""
-    with app.app_context():
-        circle, write, _view = circles.create_circle("Berghaus")
-        ev = evenings.start_evening(
-            circle, ruleset=default_ruleset(Variant.CLUB), player_names=NAMES, first_dealer=0, request_id="old-start"
-        )
-        return write, ev.public_id
 
 
 def _replace(app: Flask, token: str) -> str:
@@ -93,7 +92,7 @@ def quiet_phone(chromium: Any) -> Iterator[Any]:
 
 
 def test_an_old_page_stops_polling_at_the_first_replaced_answer(server: Switchable, phone: Any) -> None:
-    token, evening_id = _evening(server.app)
+    token, evening_id = club_evening(server.app, "old-start")
     page = phone()
     page.goto(f"{server.url}/c/{token}")  # remembered on this phone ("My circles")
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
@@ -131,7 +130,7 @@ def _quiet(page: Any, token: str) -> None:
 
 def test_a_hand_typed_on_the_old_link_is_written_once_under_the_new_one(server: Switchable, quiet_phone: Any) -> None:
     app = server.app
-    token, evening_id = _evening(app)
+    token, evening_id = club_evening(app, "old-start")
     page = quiet_phone
     _quiet(page, token)
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
@@ -168,7 +167,7 @@ def test_a_hand_typed_on_the_old_link_is_written_once_under_the_new_one(server: 
 
 def test_a_kept_hand_waits_for_a_person_when_the_slate_moved_on(server: Switchable, quiet_phone: Any) -> None:
     app = server.app
-    token, evening_id = _evening(app)
+    token, evening_id = club_evening(app, "old-start")
     page = quiet_phone
     _quiet(page, token)
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
@@ -208,7 +207,7 @@ def test_a_kept_hand_waits_for_a_person_when_the_slate_moved_on(server: Switchab
 
 def test_without_script_the_answer_repeats_the_typed_hand(server: Switchable, chromium: Any) -> None:
     app = server.app
-    token, evening_id = _evening(app)
+    token, evening_id = club_evening(app, "old-start")
     with phone_without_script(chromium) as page:
         page.goto(f"{server.url}/c/{token}/e/{evening_id}")
         page.check("input[name=declarer][value='1']")
@@ -231,7 +230,7 @@ def test_a_hand_queued_offline_on_the_old_link_goes_with_the_new_one(server: Swi
     """Queued without network on the old link, the link replaced meanwhile: the page of the new
     link (the circle's and the evening's ids stay) sends it, once."""
     app = server.app
-    token, evening_id = _evening(app)
+    token, evening_id = club_evening(app, "old-start")
     page = phone()
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
     wait_until(page, "navigator.serviceWorker.controller !== null")
