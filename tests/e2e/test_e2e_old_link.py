@@ -128,14 +128,19 @@ def _quiet(page: Any, token: str) -> None:
     page.route(f"**/c/{token}/e/*/version?*", lambda route: route.fulfill(status=204))
 
 
-def test_a_hand_typed_on_the_old_link_is_written_once_under_the_new_one(server: Switchable, quiet_phone: Any) -> None:
-    app = server.app
-    token, evening_id = club_evening(app, "old-start")
-    page = quiet_phone
+def _typed_before_the_link_is_replaced(server: Switchable, page: Any) -> tuple[str, str]:
+    """A hand typed on a quiet phone's slate while another phone replaces the write link:
+    (evening id, the new link's token); the hand is not sent yet."""
+    token, evening_id = club_evening(server.app, "old-start")
     _quiet(page, token)
     page.goto(f"{server.url}/c/{token}/e/{evening_id}")
     _fill(page, "Anna", "suit_D", "100")
-    new = _replace(app, token)
+    return evening_id, _replace(server.app, token)
+
+
+def test_a_hand_typed_on_the_old_link_is_written_once_under_the_new_one(server: Switchable, quiet_phone: Any) -> None:
+    app, page = server.app, quiet_phone
+    evening_id, new = _typed_before_the_link_is_replaced(server, page)
     page.click("#record button[type=submit]")  # sent to the old link: 410, kept on the phone
 
     wait_until(page, "document.querySelectorAll('#queue-list li.queue-moved').length === 1")
@@ -166,13 +171,8 @@ def test_a_hand_typed_on_the_old_link_is_written_once_under_the_new_one(server: 
 
 
 def test_a_kept_hand_waits_for_a_person_when_the_slate_moved_on(server: Switchable, quiet_phone: Any) -> None:
-    app = server.app
-    token, evening_id = club_evening(app, "old-start")
-    page = quiet_phone
-    _quiet(page, token)
-    page.goto(f"{server.url}/c/{token}/e/{evening_id}")
-    _fill(page, "Anna", "suit_D", "100")
-    new = _replace(app, token)
+    app, page = server.app, quiet_phone
+    evening_id, new = _typed_before_the_link_is_replaced(server, page)
     page.click("#record button[type=submit]")
     wait_until(page, "document.querySelectorAll('#queue-list li.queue-moved').length === 1")
     # meanwhile another phone, on the new link, writes a hand
