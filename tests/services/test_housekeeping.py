@@ -25,10 +25,15 @@ from scorekeeper.services.read.snapshot import load_snapshot
 from scorekeeper.services.store import tx
 
 
-def _evening(circle: Circle, names: list[str], *, complete: bool = True, counts: bool = True) -> Evening:
-    ev = evenings.start_evening(
+def _started(circle: Circle, names: list[str]) -> Evening:
+    """A new three-player evening of ``names`` (the first deals)."""
+    return evenings.start_evening(
         circle, ruleset=default_ruleset(Variant.THREE), player_names=names, first_dealer=0, request_id=rid()
     )
+
+
+def _evening(circle: Circle, names: list[str], *, complete: bool = True, counts: bool = True) -> Evening:
+    ev = _started(circle, names)
     list(play_hands(ev, None if complete else 6))
     return evenings.end_evening(
         ev,
@@ -209,13 +214,7 @@ def test_a_deleted_evening_takes_no_write_and_comes_back_whole(app: Flask) -> No
     was: in progress, every hand, writable again."""
     with app.app_context():
         circle, _w, _v = circles.create_circle("Sternen")
-        ev = evenings.start_evening(
-            circle,
-            ruleset=default_ruleset(Variant.THREE),
-            player_names=["Anna", "Beat", "Cla"],
-            first_dealer=0,
-            request_id=rid(),
-        )
+        ev = _started(circle, ["Anna", "Beat", "Cla"])
         queued = [rid("queued") for _ in range(2)]
         for request_id in queued:  # two hands from a phone's offline queue
             evenings.record_hand(
@@ -297,13 +296,7 @@ def test_ending_again_with_the_same_request_id_must_say_the_same(app: Flask) -> 
     saying otherwise is ``request_id_reused`` (nothing written), saying the same answers again."""
     with app.app_context():
         circle, _w, _v = circles.create_circle("Sternen")
-        ev = evenings.start_evening(
-            circle,
-            ruleset=default_ruleset(Variant.THREE),
-            player_names=["Anna", "Beat", "Cla"],
-            first_dealer=0,
-            request_id=rid(),
-        )
+        ev = _started(circle, ["Anna", "Beat", "Cla"])
         list(play_hands(ev, 4))
         ended = evenings.end_evening(ev, early=True, expected_version=ev.version, request_id="end-1")
         assert ended.counts_in_money
