@@ -183,7 +183,7 @@ SUIT_SYMBOLS = ("♣", "♦", "♠", "♥")
 NAME_LANGUAGES = ("de", "en", "fr", "it")
 
 
-def _lang(language: str) -> str:
+def name_language(language: str) -> str:
     """``de_CH``, ``gsw``, ``fr-CH``, ``it``... -> the key of the name tables; English otherwise."""
     code = language.lower()
     if code.startswith(("de", "gsw")):
@@ -192,17 +192,17 @@ def _lang(language: str) -> str:
 
 
 def suit_name(suit: int, style: DeckStyle | str = DeckStyle.SWISS, language: str = "de") -> str:
-    return SUIT_NAMES[(DeckStyle(style), _lang(language))][suit]
+    return SUIT_NAMES[(DeckStyle(style), name_language(language))][suit]
 
 
 def rank_name(rank: int, style: DeckStyle | str = DeckStyle.SWISS, language: str = "de") -> str:
-    return RANK_NAMES[(DeckStyle(style), _lang(language))][rank]
+    return RANK_NAMES[(DeckStyle(style), name_language(language))][rank]
 
 
 def card_name(card: int, style: DeckStyle | str = DeckStyle.SWISS, language: str = "de") -> str:
     """``Rose Ass`` / ``Herz Ass`` / ``ace of roses`` / ``as de cœur`` / ``valet d'écusson`` / ``asso di cuori``."""
     s, r = divmod(int(card), 9)
-    lang = _lang(language)
+    lang = name_language(language)
     suit, rank = suit_name(s, style, language), rank_name(r, style, language)
     if lang == "de":
         return f"{suit} {rank}"

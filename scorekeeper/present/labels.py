@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from flask_babel import lazy_gettext as _l
 
-from ..game.cards import SUIT_SYMBOLS, DeckStyle, Suit, suit_name
+from ..game.cards import SUIT_NAMES, SUIT_SYMBOLS, DeckStyle, Suit, name_language, suit_name
 from ..game.contracts import Contract, Kind, Mode
 from ..game.hand_entry import HandEntry
 from ..game.rule_facts import RuleFacts
@@ -75,8 +75,8 @@ def suit_label(suit: Suit | int, deck: DeckStyle | str) -> str:
 def suit_names(deck: DeckStyle | str) -> dict[int, str]:
     """Every suit's name in the deck's style and the user's language, by suit (looked up once
     for a whole list of rows and contracts)."""
-    language = current_language()
-    return {int(suit): suit_name(int(suit), deck, language) for suit in Suit}
+    names = SUIT_NAMES[(DeckStyle(deck), name_language(current_language()))]
+    return dict(enumerate(names))
 
 
 def _capital(name: str) -> str:

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from ..game.cards import N_CARDS, Card, DeckStyle, Rank, Suit, _lang, card_name, suit_name
+from ..game.cards import N_CARDS, Card, DeckStyle, Rank, Suit, card_name, name_language, suit_name
 
 CARD_VIEWBOX: Final = "0 0 100 150"  # every card symbol, the back and the trump overlay
 SUIT_VIEWBOX: Final = "0 0 100 100"  # every suit symbol
@@ -88,13 +88,13 @@ def index_mark(card: int, style: DeckStyle | str, language: str = "de") -> str:
     rank = int(card) % 9
     if DeckStyle(style) is DeckStyle.SWISS:
         return SWISS_INDEX[rank]
-    return FRENCH_INDEX.get(_lang(language), FRENCH_INDEX["en"])[rank]
+    return FRENCH_INDEX.get(name_language(language), FRENCH_INDEX["en"])[rank]
 
 
 def symbol_id(card: int, style: DeckStyle | str, language: str = "de") -> str:
     """The sprite symbol of a card: its code, plus ``-de`` for a French jack or queen in German."""
     c = Card(int(card))
-    if DeckStyle(style) is DeckStyle.FRENCH and c.rank in _FRENCH_LOCAL_RANKS and _lang(language) == "de":
+    if DeckStyle(style) is DeckStyle.FRENCH and c.rank in _FRENCH_LOCAL_RANKS and name_language(language) == "de":
         return f"{c.name}-de"
     return c.name
 
