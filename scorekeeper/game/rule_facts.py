@@ -38,7 +38,6 @@ class RuleFacts:
     """Tonight's rules as a table (``rule_facts``)."""
 
     rows: tuple[RowFacts, ...]  # in slate order
-    row_of: Mapping[str, Row]  # row key -> the rule set's row
     contracts: tuple[Contract, ...]  # every contract of every kind, kinds in order
     choices: tuple[tuple[str, tuple[str, ...]], ...]  # every contract a choice row allows: (code, its rows)
     misere_codes: frozenset[str]  # the codes among ``choices`` that make a choice row a Misère
@@ -109,7 +108,6 @@ def rule_facts(ruleset: RuleSet) -> RuleFacts:
     choices = _choices(rows)
     return RuleFacts(
         rows=tuple(facts),
-        row_of=MappingProxyType({row.key: row for row in rows}),
         contracts=tuple(c for kind in Kind for c in all_contracts(kind)),
         choices=choices,
         misere_codes=frozenset(code for code, _rows in choices if Contract.parse(code).is_misere),

@@ -13,7 +13,7 @@ dealer. In the team variants seats 0+2 and 1+3 are partners (the slate's seats
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
@@ -273,8 +273,11 @@ class RuleSet:
     match_bonus: int = cast(int, None)  # ... and this is added after it
     countermatch_cost: int = 0  # a countermatch counts as minus these points before the factor
     seich_times: int = 1  # Seich hands per player or team and evening (when ``seich``)
+    # row key -> row, filled in on construction (a lookup per recorded hand, not a search)
+    row_of: Mapping[str, Row] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "row_of", {r.key: r for r in self.rows})  # a dict: a rule set is pickled
         given: dict[str, object] = {k: getattr(self, k) for k in HOUSE_OPTIONS[:3]}
         scoring = SCORING_OF[self.variant] if given["scoring"] is None else given["scoring"]
         points, bonus = match_default(cast(Scoring, scoring))
@@ -346,10 +349,8 @@ class RuleSet:
         return (side, side + 2) if self.teams else (side,)
 
     def row(self, key: str) -> Row:
-        for r in self.rows:
-            if r.key == key:
-                return r
-        raise KeyError(key)
+        """The row of ``key`` (KeyError for a key the rule set does not have)."""
+        return self.row_of[key]
 
     # --- snapshot -----------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

@@ -175,7 +175,7 @@ def build_outlook_view(snap: EveningSnapshot, eo: EveningOutlook, words: Evening
     """The outlook ``eo`` of ``snap`` in the evening's ``words``."""
     if eo.hidden or eo.outlook is None:
         return OutlookView(True, False, [], [], [], False, frozenset(), 0)
-    out, row_of = eo.outlook, snap.facts.row_of
+    out, row_of = eo.outlook, snap.ruleset.row_of
     three = snap.ruleset.variant is Variant.THREE
     names = words.sides
     open_rows = [[row_of[r.key] for r in out.rows if r.cells[s.side].open] for s in out.sides]

@@ -98,7 +98,7 @@ def plays_misere(ruleset: RuleSet, row_key: str | None, contract: Contract | Non
         return contract.kind is Kind.MISERE
     if row_key is None:
         return False
-    return ruleset.row(row_key).always_misere
+    return ruleset.row_of[row_key].always_misere
 
 
 def is_misere(ruleset: RuleSet, entry: HandEntry) -> bool:
@@ -159,7 +159,7 @@ def cell_value(ruleset: RuleSet, entry: HandEntry) -> int:
         raise ValueError("a Seich hand writes no cell")
     if entry.cell is not None:
         return entry.cell
-    return written_value(ruleset.cells, ruleset.row(entry.row_key).factor, outcome_of(ruleset, entry))
+    return written_value(ruleset.cells, ruleset.row_of[entry.row_key].factor, outcome_of(ruleset, entry))
 
 
 def check_points(entry: HandEntry) -> None:

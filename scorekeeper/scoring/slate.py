@@ -203,7 +203,7 @@ def _check_row(ruleset: RuleSet, slate: Slate, entry: HandEntry) -> Row:
     if not isinstance(entry.row_key, str) or not entry.row_key:
         raise rule_error("row_required")
     try:
-        row = ruleset.row(entry.row_key)
+        row = ruleset.row_of[entry.row_key]
     except KeyError:
         raise rule_error("row_unknown", row=entry.row_key) from None
     side = ruleset.side_of(entry.declarer_seat)

@@ -15,7 +15,7 @@ def test_the_table_says_what_the_rule_set_and_the_turns_say(variant: Variant) ->
     rs = default_ruleset(variant)
     facts = rule_facts(rs)
     assert [r.row for r in facts.rows] == list(rs.rows)
-    assert all(facts.row_of[row.key] == rs.row(row.key) for row in rs.rows)
+    assert all(rs.row_of[row.key] == rs.row(row.key) == row for row in rs.rows)
     assert facts.seat_side == tuple(rs.side_of(seat) for seat in range(rs.n_players))
     assert facts.side_seats == tuple(rs.seats_of(side) for side in range(rs.n_sides))
     assert facts.contracts == tuple(c for kind in Kind for c in all_contracts(kind))

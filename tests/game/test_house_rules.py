@@ -3,6 +3,7 @@ naming the field, and the presets stored exactly as before."""
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import replace
 from typing import Any
 
@@ -174,3 +175,16 @@ def test_every_house_rule_set_round_trips(rs: RuleSet) -> None:
     assert RuleSet.from_dict(rs.to_dict()) == rs
     assert rules_from_dict(rs.rules_dict()) == rs
     assert set(rs.digital_rows) == {r.key for r in rs.rows if r.kinds}
+
+
+@settings(max_examples=30, deadline=None)
+@given(house_rulesets())
+def test_a_rule_set_finds_each_row_by_key_also_when_copied(rs: RuleSet) -> None:
+    """``row_of`` is filled in on construction, survives pickling (the outlook's benchmark
+    sends rule sets to other processes) and a changed copy, and names only the rule set's rows."""
+    for same in (rs, pickle.loads(pickle.dumps(rs)), replace(rs, seich_times=rs.seich_times)):
+        assert same == rs and hash(same) == hash(rs)
+        assert dict(same.row_of) == {r.key: r for r in rs.rows}
+        assert all(same.row(r.key) is same.row_of[r.key] for r in rs.rows)
+    with pytest.raises(KeyError):
+        rs.row("no such row")
