@@ -13,6 +13,7 @@ from ..game.hand_entry import HandEntry
 from ..models import Circle, Evening
 from ..services import evenings as svc
 from ..services.read import snapshot
+from ..services.read.snapshot import EveningSnapshot
 from ..services.store import tx
 from .auth import can_write_now
 from .errors import ApiError
@@ -44,6 +45,17 @@ def answer(data: Any, status: int = 200, **headers: str) -> Response:
     return response
 
 
+def read_evening(circle: Circle, evening_id: str) -> EveningSnapshot:
+    """The circle's evening as it stands, for a read (``load_evening``, then its snapshot)."""
+    evening = load_evening(circle, evening_id)
+    return snapshot.load_snapshot(evening)
+
+
+def snapshot_answer(snap: EveningSnapshot, status: int = 200) -> Response:
+    """The whole evening ``snap`` as the API answers it."""
+    return answer(evening_dict(snap, can_write=can_write_now()), status)
+
+
 def evening_answer(evening: Evening, status: int = 200) -> Response:
     """The whole evening as it stands (its snapshot, read once).
 
@@ -59,7 +71,7 @@ def evening_answer(evening: Evening, status: int = 200) -> Response:
             if retry or tx.outcome() != tx.SAVED:
                 raise
             tx.session().rollback()
-    return answer(evening_dict(snap, can_write=can_write_now()), status)
+    return snapshot_answer(snap, status)
 
 
 def hand_from_body(body: dict[str, Any]) -> HandEntry:

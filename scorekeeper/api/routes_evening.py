@@ -12,7 +12,17 @@ from ..scoring.final import Cut
 from ..services import evenings as svc
 from ..services.read import outlook as outlook_svc
 from ..services.read import snapshot
-from .blueprint import PATH_EVENING, QUERY_VERSION, answer, evening_answer, hand_from_body, load_evening, routes
+from .blueprint import (
+    PATH_EVENING,
+    QUERY_VERSION,
+    answer,
+    evening_answer,
+    hand_from_body,
+    load_evening,
+    read_evening,
+    routes,
+    snapshot_answer,
+)
 from .registry import parameter
 from .serialize import cut_dict, entries_dict, log_dict, outlook_dict, slate_dict, standing_dict, tie_dict
 
@@ -47,7 +57,8 @@ ACTION_EXAMPLE = {"expected_version": 0}
     query=(PATH_EVENING,),
 )
 def evening(circle: Circle, evening_id: str) -> Response:
-    return evening_answer(load_evening(circle, evening_id))
+    snap = read_evening(circle, evening_id)
+    return snapshot_answer(snap)
 
 
 @routes.operation(
