@@ -567,7 +567,9 @@
     fetch(link.dataset.hint).then(function (r) { return r.text(); }).then(function (html) {
       var box = new DOMParser().parseFromString(html, "text/html").querySelector(".home-hint");
       if (!box) return;
-      document.getElementById("main").prepend(box);
+      /* after what the page shows, never above it: a box that pushes the page down while the
+         person reaches for a button would put another button under the finger */
+      document.getElementById("main").append(box);
       box.querySelector("button").onclick = function () { try { localStorage.setItem(K, "1"); } catch (e) { /* private */ } box.remove(); };
     }).catch(function () { /* offline: another time */ });
   }

@@ -133,6 +133,11 @@ def test_a_tapped_cell_gives_the_points_field_the_focus_inside_the_tap(server: S
 
 
 HINT_SHOWN = "!!document.querySelector('#main > .home-hint')"
+# the hint comes after everything the page shows: nothing of the page lies below its top
+HINT_LAST = """(() => { const hint = document.querySelector('#main > .home-hint');
+  const top = hint.getBoundingClientRect().top;
+  return [...document.getElementById('main').children].filter(e => e !== hint)
+    .every(e => e.getBoundingClientRect().bottom <= top); })()"""
 
 
 @pytest.mark.parametrize("engine", ["webkit"], indirect=True)
@@ -142,6 +147,7 @@ def test_safari_says_how_to_add_the_slate_to_the_home_screen_once(live_server: s
     page = phone()
     page.goto(live_server + "/")
     wait_until(page, HINT_SHOWN)
+    assert page.evaluate(HINT_LAST) is True  # it moved nothing the person may be reaching for
     assert page.evaluate("'onbeforeinstallprompt' in window") is False
     assert "Add to Home Screen" in page.inner_text(".home-hint")
     page.click(".home-hint button")
