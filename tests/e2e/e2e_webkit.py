@@ -209,7 +209,8 @@ class Session:
         with suppress(Exception):
             self.driver.switch_to.alert.dismiss()
         if self.driver.current_url.startswith("http"):
-            self.driver.execute_async_script(_WIPE)
+            if self.driver.execute_async_script(_WIPE) is not True:
+                raise RuntimeError("WebKit: the page's storage was not wiped in time")
             self.driver.delete_all_cookies()
         self.driver.get("about:blank")
 
@@ -238,7 +239,10 @@ if (window.indexedDB && indexedDB.databases)
   steps.push(indexedDB.databases().then(ds => Promise.all(ds.map(d => new Promise(ok => {
     const r = indexedDB.deleteDatabase(d.name); r.onsuccess = r.onerror = r.onblocked = () => ok();
   })))));
-Promise.all(steps.map(p => p.catch(() => null))).then(() => done(true));
+// a step that hangs (seen after a long walk of pages: 30 s, the script's whole timeout) ends
+// the wipe in 5 s with false: that browser is then not lent again
+const late = new Promise(ok => setTimeout(() => ok(false), 5000));
+Promise.race([Promise.all(steps.map(p => p.catch(() => null))).then(() => true), late]).then(done);
 """
 
 
