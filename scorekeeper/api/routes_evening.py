@@ -11,7 +11,6 @@ from ..models import Circle
 from ..scoring.final import Cut
 from ..services import evenings as svc
 from ..services.read import outlook as outlook_svc
-from ..services.read import snapshot
 from .blueprint import (
     PATH_EVENING,
     QUERY_VERSION,
@@ -97,7 +96,7 @@ def answer_empty(etag: str) -> Response:
     query=(PATH_EVENING,),
 )
 def slate(circle: Circle, evening_id: str) -> Response:
-    return answer(slate_dict(snapshot.load_snapshot(load_evening(circle, evening_id))))
+    return answer(slate_dict(read_evening(circle, evening_id)))
 
 
 @routes.operation(
@@ -109,7 +108,7 @@ def slate(circle: Circle, evening_id: str) -> Response:
     query=(PATH_EVENING,),
 )
 def entries(circle: Circle, evening_id: str) -> Response:
-    return answer(entries_dict(snapshot.load_snapshot(load_evening(circle, evening_id))))
+    return answer(entries_dict(read_evening(circle, evening_id)))
 
 
 @routes.operation(
@@ -174,7 +173,7 @@ def correct_entry(circle: Circle, evening_id: str, index: int, body: dict[str, A
     query=(PATH_EVENING,),
 )
 def corrections(circle: Circle, evening_id: str) -> Response:
-    snap = snapshot.load_snapshot(load_evening(circle, evening_id))
+    snap = read_evening(circle, evening_id)
     return answer({"version": snap.version, "items": [log_dict(item) for item in snap.corrections]})
 
 
@@ -206,7 +205,7 @@ def undo(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     query=(PATH_EVENING,),
 )
 def cuts(circle: Circle, evening_id: str) -> Response:
-    snap = snapshot.load_snapshot(load_evening(circle, evening_id))
+    snap = read_evening(circle, evening_id)
     return answer(
         {
             "version": snap.version,
@@ -306,7 +305,7 @@ def reopen(circle: Circle, evening_id: str, body: dict[str, Any]) -> Response:
     query=(PATH_EVENING,),
 )
 def result(circle: Circle, evening_id: str) -> Response:
-    return answer(standing_dict(snapshot.load_snapshot(load_evening(circle, evening_id))))
+    return answer(standing_dict(read_evening(circle, evening_id)))
 
 
 @routes.operation(
@@ -322,7 +321,7 @@ def result(circle: Circle, evening_id: str) -> Response:
     query=(PATH_EVENING,),
 )
 def outlook(circle: Circle, evening_id: str) -> Response:
-    snap = snapshot.load_snapshot(load_evening(circle, evening_id))
+    snap = read_evening(circle, evening_id)
     return answer(
         outlook_dict(
             outlook_svc.outlook_of(snap, circle), snap.ruleset.variant.value, odds_known=snap.ruleset.is_preset
