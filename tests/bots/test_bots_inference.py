@@ -134,6 +134,8 @@ def test_search_reading_the_play_plays_a_legal_card(
     state = started(rs, contract, seed)
     while len(state.history) < stop + 1 and not state.is_terminal():
         state.apply(rng.choice(state.legal_actions()))
+    while state.phase.value == "komisch":  # a Komisch block to choose: no card yet
+        state.apply(state.legal_actions()[0])
     if state.is_terminal():
         return
     view = state.observation(state.current_player())
