@@ -61,7 +61,7 @@ CHECK_FROM = 16  # samples before the search may stop early
 CHECK_EVERY = 8
 PREFER_POLICY_WITHIN = 0.5  # points: closer than this, the rule-based card is kept
 FLOOR_WEIGHT = 0.1  # a deal the bidding makes unlikely still counts a little
-INFER_POOL = 200  # candidate deals read against the play, at most
+INFER_POOL = 400  # candidate deals read against the play, at most
 POOL_SHARE = 0.3  # of the time budget, at most, for reading the play
 POOL_MIN = 24  # candidate deals read at least
 
