@@ -14,7 +14,8 @@ SEICH, a Komisch block, or an announcement carrying row and contract). Levels:
 Modules: ``knowledge`` (what a seat knows: voids, unseen cards, objective),
 ``sampler`` (consistent random deals of the unseen cards, weighted by the
 declarer's choice), ``policy`` (the rule-based card choice on bitmasks),
-``playout`` (the policy as a player of the engine's fast path), ``search``
+``playout`` (the policy as a player of the engine's fast path), ``inference``
+(how likely a deal makes the cards the other seats played), ``search``
 (card play by determinized playouts), ``handeval`` (what a hand is worth as
 declarer), ``adviser`` (the row adviser: every open row's expected slate value,
 match chance and the pick, for people and bots alike) and ``contract_choice``

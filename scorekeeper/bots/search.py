@@ -3,8 +3,13 @@ exact endgame.
 
 For each decision: deal the unseen cards at random consistently with what the
 seat knows (``sampler.sample_hands``: hand sizes, proven voids), weigh the deal
-by how well it suits the declarer's choice (``sampler.declarer_judge``, an
-importance weight: every deal drawn counts), then score every legal card on it:
+by how well it suits the declarer's choice (``sampler.declarer_judge``) and by
+how likely it makes the cards the other seats played (``inference.likelihood``:
+each seat a policy player or a random one); once another seat has played, up
+to ``INFER_POOL`` such candidate deals (at most ``POOL_SHARE`` of the time) are
+drawn and the deals to play out are drawn from them in proportion to their
+weights (``resample``; without a card played, every deal drawn is played out
+with the bidding's weight). Then score every legal card on each deal:
 in the last ``endgame_tricks`` tricks exactly (``exact_values``, alpha-beta over
 the remaining cards of that deal), before that by playing the card and finishing
 the hand with the rule-based policy: greedy (the default) in the tight loop of
@@ -42,6 +47,7 @@ from scorekeeper.engine.view import SeatView
 from scorekeeper.game.rulesets import RuleSet
 
 from .fastplay import greedy_playout
+from .inference import INFER_EPS, likelihood, past_decisions
 from .knowledge import MATCH_BONUS, Knowledge
 from .playout import policy_playout
 from .policy import choose_card
@@ -55,6 +61,9 @@ CHECK_FROM = 16  # samples before the search may stop early
 CHECK_EVERY = 8
 PREFER_POLICY_WITHIN = 0.5  # points: closer than this, the rule-based card is kept
 FLOOR_WEIGHT = 0.1  # a deal the bidding makes unlikely still counts a little
+INFER_POOL = 400  # candidate deals read against the play, at most
+POOL_SHARE = 0.3  # of the time budget, at most, for reading the play
+POOL_MIN = 24  # candidate deals read at least
 
 
 @dataclass(slots=True)
@@ -84,11 +93,14 @@ def search_card(
     max_samples: int | None = None,
     read_bidding: bool = True,
     endgame_tricks: int = 3,
+    pool: int | None = None,
 ) -> int:
     """The card (an action id 0..35) the search prefers. ``view`` must be the
     seat's view with its turn to play. It samples until ``budget_ms`` is spent
     (at least ``min_samples`` deals), the choice is settled, or ``max_samples``
-    deals were played (then the answer depends on the seed alone)."""
+    deals were played (then the answer depends on the seed alone). ``pool``:
+    the candidate deals read against the play (``INFER_POOL`` by default, 0 to
+    draw deals without reading the play)."""
     legal = [a for a in view.legal_actions if a < 36]
     if not legal:
         raise ValueError("no card to play in this view")
@@ -123,10 +135,32 @@ def search_card(
     default = legal.index(policy_card(k, view, legal))
     if len(live) == 1:  # every legal card plays alike: nothing to search
         return legal[default]
+    drawn: list[tuple[list[int], float]] | None = None
+    decisions = past_decisions(view, k) if (INFER_POOL if pool is None else pool) else ()
+    if decisions:
+        # read the play: candidate deals weighed by the likelihood of the cards the others played
+        # (and by the bidding), then the deals to play out drawn from them in proportion
+        pool_end = t0 + POOL_SHARE * (deadline - t0)
+        cands_w: list[tuple[list[int], float]] = []
+        for _ in range(INFER_POOL if pool is None else pool):
+            hands = sample_hands(k, rng)
+            w = FLOOR_WEIGHT + judge(hands) if judge is not None else 1.0
+            cands_w.append((hands, w * likelihood(hands, decisions, k, INFER_EPS)))
+            if len(cands_w) >= max(min_samples, POOL_MIN) and time.perf_counter() >= pool_end:
+                break
+        drawn = resample(cands_w, cap, rng)
+        last = time.perf_counter()
     while True:
-        hands = sample_hands(k, rng)
-        # the bidding weighs the deal (importance weights, not rejection: every deal drawn is used)
-        weights.append(FLOOR_WEIGHT + judge(hands) if judge is not None else 1.0)
+        if drawn is not None:
+            if samples >= len(drawn):
+                break
+            hands, w = drawn[samples]
+            hands = list(hands)
+            weights.append(w)  # how often the deal was drawn
+        else:
+            hands = sample_hands(k, rng)
+            # the bidding weighs the deal (importance weights, not rejection: every deal drawn is used)
+            weights.append(FLOOR_WEIGHT + judge(hands) if judge is not None else 1.0)
         modes = k.modes(rng)
         mine = hands[seat]
         if exact:
@@ -168,6 +202,30 @@ def search_card(
     if means[best] - means[cands[default]] < PREFER_POLICY_WITHIN:
         return legal[default]
     return legal[best]
+
+
+def resample(pool: list[tuple[list[int], float]], n: int, rng: random.Random) -> list[tuple[list[int], float]]:
+    """``n`` draws from ``pool`` (deals and weights) in proportion to the
+    weights (systematic resampling), as the distinct deals drawn with how often
+    each was drawn, in random order. All weights zero: the first ``n`` deals."""
+    total = sum(w for _, w in pool)
+    if total <= 0:
+        return [(h, 1.0) for h, _ in pool[:n]]
+    step = total / n
+    t = rng.random() * step
+    counts: dict[int, int] = {}
+    acc = pool[0][1]
+    i = 0
+    last = len(pool) - 1
+    for _ in range(n):
+        while i < last and acc <= t:
+            i += 1
+            acc += pool[i][1]
+        counts[i] = counts.get(i, 0) + 1
+        t += step
+    out = [(pool[i][0], float(c)) for i, c in counts.items()]
+    rng.shuffle(out)
+    return out
 
 
 def distinct_cards(legal: list[int], k: Knowledge, view: SeatView) -> list[int]:
