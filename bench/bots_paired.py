@@ -12,8 +12,8 @@ random team by the deal pair and the seating. A variant is ``name`` or
 ``name:key=value,...``, the values passed to ``search.search_card`` (ints,
 floats, true/false); the first variant is the baseline and every other one is
 printed with its paired difference over deal pairs, +- one standard error.
-Default variants: ``read`` (the search as it is) against ``blind:pool=0`` (the
-deals not weighed by the other seats' play).
+Default variants: ``blind`` (the search as the levels play) against
+``read:pool=400`` (the deals weighed by the other seats' play, ``search.INFER_POOL``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bots import CONTRACTS, row_for
 
 from scorekeeper.bots import rule_based_card
-from scorekeeper.bots.search import search_card
+from scorekeeper.bots.search import INFER_POOL, search_card
 from scorekeeper.engine import HandSetup, HandState, SeatView, announce_action
 from scorekeeper.engine.deal import shuffle_deck
 from scorekeeper.game.rulesets import default_ruleset
@@ -94,7 +94,7 @@ def mean_se(xs: list[float]) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("variants", nargs="*", default=["blind:pool=0", "read"])
+    ap.add_argument("variants", nargs="*", default=["blind", f"read:pool={INFER_POOL}"])
     ap.add_argument("--pairs", type=int, default=40)
     ap.add_argument("--deals", type=int, default=30, help="deals per decision (default 30)")
     ap.add_argument("--seed", type=int, default=4000)

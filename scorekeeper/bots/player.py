@@ -17,9 +17,8 @@ bot. The answer is one of ``view.legal_actions``: an engine action id (a card
 Levels:
 - ``easy``: the rule-based player (microseconds).
 - ``normal``: determinized search with policy playouts and the last three
-  tricks solved exactly on every sampled deal, the deals weighed by the cards
-  the other seats played (``inference``), ``budget_ms`` per decision (300 by
-  default).
+  tricks solved exactly on every sampled deal, ``budget_ms`` per decision (300
+  by default).
 - ``strong``: the same search with 900 ms, a stricter stopping rule, three
   times the samples and twice the contracts played out when choosing.
 Budgets are capped at 1000 ms; a single legal card is played without thinking.

@@ -3,13 +3,14 @@ exact endgame.
 
 For each decision: deal the unseen cards at random consistently with what the
 seat knows (``sampler.sample_hands``: hand sizes, proven voids), weigh the deal
-by how well it suits the declarer's choice (``sampler.declarer_judge``) and by
-how likely it makes the cards the other seats played (``inference.likelihood``:
-each seat a policy player or a random one); once another seat has played, up
-to ``INFER_POOL`` such candidate deals (at most ``POOL_SHARE`` of the time) are
-drawn and the deals to play out are drawn from them in proportion to their
-weights (``resample``; without a card played, every deal drawn is played out
-with the bidding's weight). Then score every legal card on each deal:
+by how well it suits the declarer's choice (``sampler.declarer_judge``) and,
+when asked (``pool``; the levels do not: docs/DECISIONS.md), by how likely it
+makes the cards the other seats played (``inference.likelihood``: each seat a
+policy player or a random one); then, once another seat has played, up to
+``pool`` such candidate deals (at most ``POOL_SHARE`` of the time) are drawn and
+the deals to play out are drawn from them in proportion to their weights
+(``resample``; otherwise every deal drawn is played out with the bidding's
+weight). Then score every legal card on each deal:
 in the last ``endgame_tricks`` tricks exactly (``exact_values``, alpha-beta over
 the remaining cards of that deal), before that by playing the card and finishing
 the hand with the rule-based policy: greedy (the default) in the tight loop of
@@ -61,7 +62,7 @@ CHECK_FROM = 16  # samples before the search may stop early
 CHECK_EVERY = 8
 PREFER_POLICY_WITHIN = 0.5  # points: closer than this, the rule-based card is kept
 FLOOR_WEIGHT = 0.1  # a deal the bidding makes unlikely still counts a little
-INFER_POOL = 400  # candidate deals read against the play, at most
+INFER_POOL = 400  # candidate deals read against the play, at most, when the play is read (``pool``)
 POOL_SHARE = 0.3  # of the time budget, at most, for reading the play
 POOL_MIN = 24  # candidate deals read at least
 
@@ -93,14 +94,15 @@ def search_card(
     max_samples: int | None = None,
     read_bidding: bool = True,
     endgame_tricks: int = 3,
-    pool: int | None = None,
+    pool: int = 0,
 ) -> int:
     """The card (an action id 0..35) the search prefers. ``view`` must be the
     seat's view with its turn to play. It samples until ``budget_ms`` is spent
     (at least ``min_samples`` deals), the choice is settled, or ``max_samples``
     deals were played (then the answer depends on the seed alone). ``pool``:
-    the candidate deals read against the play (``INFER_POOL`` by default, 0 to
-    draw deals without reading the play)."""
+    the candidate deals read against the play (0, the levels' setting: deals
+    drawn without reading the play; ``INFER_POOL`` is the size measured in
+    docs/DECISIONS.md, where it is said why the levels leave it off)."""
     legal = [a for a in view.legal_actions if a < 36]
     if not legal:
         raise ValueError("no card to play in this view")
@@ -136,13 +138,13 @@ def search_card(
     if len(live) == 1:  # every legal card plays alike: nothing to search
         return legal[default]
     drawn: list[tuple[list[int], float]] | None = None
-    decisions = past_decisions(view, k) if (INFER_POOL if pool is None else pool) else ()
+    decisions = past_decisions(view, k) if pool else ()
     if decisions:
         # read the play: candidate deals weighed by the likelihood of the cards the others played
         # (and by the bidding), then the deals to play out drawn from them in proportion
         pool_end = t0 + POOL_SHARE * (deadline - t0)
         cands_w: list[tuple[list[int], float]] = []
-        for _ in range(INFER_POOL if pool is None else pool):
+        for _ in range(pool):
             hands = sample_hands(k, rng)
             w = FLOOR_WEIGHT + judge(hands) if judge is not None else 1.0
             cands_w.append((hands, w * likelihood(hands, decisions, k, INFER_EPS)))

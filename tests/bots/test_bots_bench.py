@@ -17,6 +17,6 @@ def test_bench_last_line_format() -> None:
 
 def test_paired_bench_prints_the_paired_difference() -> None:
     """bench/bots_paired.py: two variants on two deal pairs, two deals a decision."""
-    last = bench_last_line("bots_paired.py", "--pairs", "2", "--deals", "2", "--opponents", "rule", "a:pool=0", "b")
+    last = bench_last_line("bots_paired.py", "--pairs", "2", "--deals", "2", "--opponents", "rule", "a", "b:pool=20")
     pattern = r"vs rule   b +\d+\.\d \+- \d+\.\d points, won +\d+\.\d %, CPU \d+ s, "
     assert re.fullmatch(pattern + r"paired difference [+-]\d+\.\d\d \+- \d+\.\d\d", last), last
