@@ -11,6 +11,9 @@ A decision with one legal card tells nothing.
 
 from __future__ import annotations
 
+import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from scorekeeper.engine.bitmasks import FULL, legal_mask, mode_id
@@ -19,6 +22,7 @@ from scorekeeper.engine.view import SeatView
 
 from .knowledge import Knowledge
 from .policy import choose_card
+from .sampler import sample_hands
 
 INFER_EPS = 0.02  # a policy player's chance of another card than the policy's
 PRIOR = 0.5  # the odds of the policy player in a seat's mixture
@@ -92,3 +96,50 @@ def likelihood(
         if s != k.seat:
             w *= prior * pol[s] + (1.0 - prior) * rnd[s]
     return w
+
+
+def read_deals(
+    k: Knowledge,
+    rng: random.Random,
+    decisions: tuple[Decision, ...],
+    weigh: Callable[[list[int]], float],
+    pool: int,
+    at_least: int,
+    until: float,
+    n: int,
+) -> list[tuple[list[int], float]]:
+    """The deals to play out when the play is read: up to ``pool`` candidate deals (at least
+    ``at_least``, more only until ``until`` on the clock), each weighed by ``weigh`` (the
+    bidding's weight) times the likelihood of the other seats' cards, then ``n`` drawn from them
+    in proportion (``resample``)."""
+    cands: list[tuple[list[int], float]] = []
+    for _ in range(pool):
+        hands = sample_hands(k, rng)
+        cands.append((hands, weigh(hands) * likelihood(hands, decisions, k, INFER_EPS)))
+        if len(cands) >= at_least and time.perf_counter() >= until:
+            break
+    return resample(cands, n, rng)
+
+
+def resample(pool: list[tuple[list[int], float]], n: int, rng: random.Random) -> list[tuple[list[int], float]]:
+    """``n`` draws from ``pool`` (deals and weights) in proportion to the
+    weights (systematic resampling), as the distinct deals drawn with how often
+    each was drawn, in random order. All weights zero: the first ``n`` deals."""
+    total = sum(w for _, w in pool)
+    if total <= 0:
+        return [(h, 1.0) for h, _ in pool[:n]]
+    step = total / n
+    t = rng.random() * step
+    counts: dict[int, int] = {}
+    acc = pool[0][1]
+    i = 0
+    last = len(pool) - 1
+    for _ in range(n):
+        while i < last and acc <= t:
+            i += 1
+            acc += pool[i][1]
+        counts[i] = counts.get(i, 0) + 1
+        t += step
+    out = [(pool[i][0], float(c)) for i, c in counts.items()]
+    rng.shuffle(out)
+    return out

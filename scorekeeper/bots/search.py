@@ -9,7 +9,7 @@ makes the cards the other seats played (``inference.likelihood``: each seat a
 policy player or a random one); then, once another seat has played, up to
 ``pool`` such candidate deals (at most ``POOL_SHARE`` of the time) are drawn and
 the deals to play out are drawn from them in proportion to their weights
-(``resample``; otherwise every deal drawn is played out with the bidding's
+(``inference.read_deals``; otherwise every deal drawn is played out with the bidding's
 weight). Then score every legal card on each deal:
 in the last ``endgame_tricks`` tricks exactly (``exact_values``, alpha-beta over
 the remaining cards of that deal), before that by playing the card and finishing
@@ -48,7 +48,7 @@ from scorekeeper.engine.view import SeatView
 from scorekeeper.game.rulesets import RuleSet
 
 from .fastplay import greedy_playout
-from .inference import INFER_EPS, likelihood, past_decisions
+from .inference import past_decisions, read_deals
 from .knowledge import MATCH_BONUS, Knowledge
 from .playout import policy_playout
 from .policy import choose_card
@@ -137,20 +137,16 @@ def search_card(
     default = legal.index(policy_card(k, view, legal))
     if len(live) == 1:  # every legal card plays alike: nothing to search
         return legal[default]
+
+    def bid_weight(hands: list[int]) -> float:
+        # the bidding weighs the deal (importance weights, not rejection: every deal drawn is used)
+        return FLOOR_WEIGHT + judge(hands) if judge is not None else 1.0
+
     drawn: list[tuple[list[int], float]] | None = None
     decisions = past_decisions(view, k) if pool else ()
-    if decisions:
-        # read the play: candidate deals weighed by the likelihood of the cards the others played
-        # (and by the bidding), then the deals to play out drawn from them in proportion
-        pool_end = t0 + POOL_SHARE * (deadline - t0)
-        cands_w: list[tuple[list[int], float]] = []
-        for _ in range(pool):
-            hands = sample_hands(k, rng)
-            w = FLOOR_WEIGHT + judge(hands) if judge is not None else 1.0
-            cands_w.append((hands, w * likelihood(hands, decisions, k, INFER_EPS)))
-            if len(cands_w) >= max(min_samples, POOL_MIN) and time.perf_counter() >= pool_end:
-                break
-        drawn = resample(cands_w, cap, rng)
+    if decisions:  # read the play: the deals to play out drawn in proportion to its likelihood
+        until = t0 + POOL_SHARE * (deadline - t0)
+        drawn = read_deals(k, rng, decisions, bid_weight, pool, max(min_samples, POOL_MIN), until, cap)
         last = time.perf_counter()
     while True:
         if drawn is not None:
@@ -161,8 +157,7 @@ def search_card(
             weights.append(w)  # how often the deal was drawn
         else:
             hands = sample_hands(k, rng)
-            # the bidding weighs the deal (importance weights, not rejection: every deal drawn is used)
-            weights.append(FLOOR_WEIGHT + judge(hands) if judge is not None else 1.0)
+            weights.append(bid_weight(hands))
         modes = k.modes(rng)
         mine = hands[seat]
         if exact:
@@ -204,30 +199,6 @@ def search_card(
     if means[best] - means[cands[default]] < PREFER_POLICY_WITHIN:
         return legal[default]
     return legal[best]
-
-
-def resample(pool: list[tuple[list[int], float]], n: int, rng: random.Random) -> list[tuple[list[int], float]]:
-    """``n`` draws from ``pool`` (deals and weights) in proportion to the
-    weights (systematic resampling), as the distinct deals drawn with how often
-    each was drawn, in random order. All weights zero: the first ``n`` deals."""
-    total = sum(w for _, w in pool)
-    if total <= 0:
-        return [(h, 1.0) for h, _ in pool[:n]]
-    step = total / n
-    t = rng.random() * step
-    counts: dict[int, int] = {}
-    acc = pool[0][1]
-    i = 0
-    last = len(pool) - 1
-    for _ in range(n):
-        while i < last and acc <= t:
-            i += 1
-            acc += pool[i][1]
-        counts[i] = counts.get(i, 0) + 1
-        t += step
-    out = [(pool[i][0], float(c)) for i, c in counts.items()]
-    rng.shuffle(out)
-    return out
 
 
 def distinct_cards(legal: list[int], k: Knowledge, view: SeatView) -> list[int]:

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from shared_helpers import SOAK, any_ruleset, contracts_for
 
 from scorekeeper.bots import rule_based_card
-from scorekeeper.bots.inference import likelihood, past_decisions
+from scorekeeper.bots.inference import likelihood, past_decisions, resample
 from scorekeeper.bots.knowledge import Knowledge
 from scorekeeper.bots.sampler import sample_hands
-from scorekeeper.bots.search import resample, search_card
+from scorekeeper.bots.search import search_card
 from scorekeeper.engine import HandState, announce_action
 from scorekeeper.game.contracts import Contract
 from scorekeeper.game.rulesets import RuleSet
