@@ -40,9 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from selfplay import play_evening
 
-from scorekeeper.game.hand_entry import MATCH_POINTS, TOTAL_POINTS
+from scorekeeper.game.hand_entry import COUNTERMATCH, MATCH_POINTS, TOTAL_POINTS
 from scorekeeper.game.rulesets import EXTRA_ROWS, RuleSet, default_ruleset
-from scorekeeper.scoring.entries import COUNTERMATCH
 from scorekeeper.scoring.forecast import TABLE_RESOURCE, slot_of
 
 LEVEL = "easy"

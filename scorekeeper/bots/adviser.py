@@ -19,7 +19,7 @@ whose expected slate value is highest, among all the contracts played out for
 any open row that it allows (so a joker row is never valued below a row whose
 every contract it allows, at a lower factor). A sample's outcome is the declaring side's
 pile (Misère: the pile the opponents are left with) and whether it is a match;
-``slate_value`` writes it as the row's cell would (``scoring.entries.written_value``,
+``slate_value`` writes it as the row's cell would (``game.rulesets.Cells.written``,
 restated here since bots do not import scoring; tests keep the two equal).
 
 The pick (``choose``): the row with the highest expected slate value (what the
@@ -110,7 +110,7 @@ def parse_hand(ruleset: RuleSet, codes: Sequence[str]) -> int:
 
 def slate_value(cells: Cells, factor: int, points: float, match: bool) -> float:
     """What the row's cell holds for a hand that wrote ``points`` (a match: ``match``), by the
-    rule set's ``cells`` (the same rule as ``scoring.entries.written_value``)."""
+    rule set's ``cells`` (the same rule as ``Cells.written``)."""
     if match:
         return float(cells.match(factor))
     return float(cells.scaled(factor, max(points, 0.0)))

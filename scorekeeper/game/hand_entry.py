@@ -16,6 +16,10 @@ from .contracts import Contract
 TOTAL_POINTS: Final = 157  # card points of every hand, the last trick's 5 included
 MATCH_BONUS: Final = 100  # for the side that takes every trick
 MATCH_POINTS: Final = TOTAL_POINTS + MATCH_BONUS  # 257
+# What a hand writes is one number, its outcome (``scoring.entries.outcome_of``): the written
+# pile's card points 0..157, ``MATCH_POINTS`` for a match, ``COUNTERMATCH`` for a countermatch.
+COUNTERMATCH: Final = -1  # 0 points, and no trick taken
+OUTCOMES: Final = (COUNTERMATCH, *range(TOTAL_POINTS + 1), MATCH_POINTS)  # every one
 
 
 @dataclass(frozen=True, slots=True)

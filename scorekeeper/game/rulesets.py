@@ -22,6 +22,7 @@ from typing import Any, cast, overload
 from .cards import DeckStyle, Suit
 from .contracts import Contract, Kind
 from .errors import N_, RuleError
+from .hand_entry import COUNTERMATCH, MATCH_POINTS, OUTCOMES
 
 
 class Variant(str, Enum):
@@ -223,7 +224,7 @@ def match_default(scoring: Scoring) -> tuple[int, int]:
 
 @dataclass(frozen=True, slots=True)
 class Cells:
-    """How a cell is written (``RuleSet.cells``; ``scoring.entries.written_value``): points by
+    """How a cell is written (``RuleSet.cells``; ``written``; per row ``RuleSet.writes``): points by
     ``scoring``; a match counts as ``match_points`` before the factor and adds ``match_bonus``
     after it; a countermatch counts as minus ``countermatch_cost`` points before the factor."""
 
@@ -253,6 +254,23 @@ class Cells:
         """A countermatch's cell: minus ``countermatch_cost`` by the scoring."""
         return self.scaled(factor, -self.countermatch_cost)
 
+    def written(self, factor: int, outcome: int) -> int:
+        """What a cell of a row with ``factor`` holds for ``outcome`` (the written pile's
+        points 0..157, ``MATCH_POINTS``, ``COUNTERMATCH``): a match is ``match_points`` by the
+        scoring plus ``match_bonus`` (257; 25 x factor; 157 x factor + 100 by default), a
+        countermatch minus ``countermatch_cost`` by the scoring (0 by default)."""
+        if outcome == MATCH_POINTS:
+            return self.match(factor)
+        if outcome == COUNTERMATCH:
+            return self.countermatch(factor)
+        return self.scaled(factor, outcome)
+
+
+@lru_cache(maxsize=256)
+def _writes(cells: Cells, factor: int) -> Mapping[int, int]:
+    """Outcome -> the cell a row with ``factor`` writes (``RuleSet.writes``; shared, not changed)."""
+    return {o: cells.written(factor, o) for o in OUTCOMES}
+
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
@@ -275,6 +293,9 @@ class RuleSet:
     seich_times: int = 1  # Seich hands per player or team and evening (when ``seich``)
     # row key -> row, filled in on construction (a lookup per recorded hand, not a search)
     row_of: Mapping[str, Row] = field(init=False, repr=False, compare=False)
+    # row key -> outcome -> the cell it writes (``Cells.written``), filled in on construction:
+    # the slate reads its cells, the checks of a paper cell its values, without arithmetic
+    writes: Mapping[str, Mapping[int, int]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "row_of", {r.key: r for r in self.rows})  # a dict: a rule set is pickled
@@ -285,6 +306,10 @@ class RuleSet:
         for key, value in given.items():
             if value is None:
                 object.__setattr__(self, key, defaults[key])
+        cells = self.cells
+        whole = all(type(v) is int for v in (cells.match_points, cells.match_bonus, cells.countermatch_cost))
+        # a rule set whose options are not whole numbers writes nothing: ``check`` refuses it
+        object.__setattr__(self, "writes", {r.key: _writes(cells, r.factor) for r in self.rows} if whole else {})
 
     @property
     def cells(self) -> Cells:

@@ -31,23 +31,21 @@ the money are computed by the same code as for played hands.
 
 ``outcome_of`` reduces a hand to the one number a cell is written from (the
 *outcome*: 0..157 points, ``MATCH_POINTS`` for a match, ``COUNTERMATCH`` for a
-countermatch, Misère already swapped) and ``written_value`` turns an outcome into
-the cell's value; ``cell_value`` is the two together, and the outlook
-(``outlook.py``) uses the same arithmetic for rows not played yet.
+countermatch, Misère already swapped) and ``game.rulesets.Cells.written`` turns an
+outcome into the cell's value (a rule set keeps every row's, ``RuleSet.writes``);
+``cell_value`` is the two together, and the outlook (``outlook.py``) uses the same
+arithmetic for rows not played yet.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Final
 
 from ..game.contracts import Contract, Kind
 from ..game.errors import N_, RuleError
-from ..game.hand_entry import MATCH_POINTS, TOTAL_POINTS, HandEntry
-from ..game.rulesets import Cells, RuleSet
-
-COUNTERMATCH: Final = -1  # the outcome of a countermatch (0 points, and no trick taken)
+from ..game.hand_entry import COUNTERMATCH, MATCH_POINTS, TOTAL_POINTS, HandEntry
+from ..game.rulesets import RuleSet
 
 # Every code verify_entry (and Slate.build) can raise, with its English template.
 ERROR_CODES: Final[dict[str, str]] = {
@@ -141,25 +139,13 @@ def outcome_of(ruleset: RuleSet, entry: HandEntry) -> int:
     return COUNTERMATCH if countermatch else points
 
 
-def written_value(cells: Cells, factor: int, outcome: int) -> int:
-    """What a cell of a row with ``factor`` holds for ``outcome`` (see ``outcome_of``), by the
-    rule set's ``cells``: a match is ``match_points`` by the scoring, plus ``match_bonus``
-    (257; 25 x factor; 157 x factor + 100 by default), a countermatch minus
-    ``countermatch_cost`` by the scoring (0 by default)."""
-    if outcome == MATCH_POINTS:
-        return cells.match(factor)
-    if outcome == COUNTERMATCH:
-        return cells.countermatch(factor)
-    return cells.scaled(factor, outcome)
-
-
 def cell_value(ruleset: RuleSet, entry: HandEntry) -> int:
     """What is written in the cell for a (verified) hand entry."""
     if entry.seich or entry.row_key is None:
         raise ValueError("a Seich hand writes no cell")
     if entry.cell is not None:
         return entry.cell
-    return written_value(ruleset.cells, ruleset.row_of[entry.row_key].factor, outcome_of(ruleset, entry))
+    return ruleset.writes[entry.row_key][outcome_of(ruleset, entry)]
 
 
 def check_points(entry: HandEntry) -> None:
@@ -181,21 +167,18 @@ def check_points(entry: HandEntry) -> None:
         raise rule_error("countermatch_needs_none", declarer=d, defenders=o)
 
 
-@lru_cache(maxsize=1024)
 def possible_cells(
     ruleset: RuleSet, row_key: str, contract: Contract | None
 ) -> Mapping[tuple[bool, bool], frozenset[int]]:
     """Every value a hand in that row (played as ``contract``) can write, by its
-    (match, countermatch) marks: ``cell_value`` of every valid pile, so the rules stay
-    in one place."""
-    seat = 0
-    out: dict[tuple[bool, bool], frozenset[int]] = {}
-    plain = [HandEntry(row_key, seat, contract, d, TOTAL_POINTS - d) for d in range(TOTAL_POINTS + 1)]
-    out[(False, False)] = frozenset(cell_value(ruleset, e) for e in plain)
-    out[(True, False)] = frozenset({cell_value(ruleset, HandEntry(row_key, seat, contract, TOTAL_POINTS, 0, True))})
-    counter = HandEntry(row_key, seat, contract, 0, TOTAL_POINTS, countermatch=True)
-    out[(False, True)] = frozenset({cell_value(ruleset, counter)})
-    return out
+    (match, countermatch) marks: what the row writes for every pile, and for taking every
+    trick or none (in a Misère taking every trick writes the countermatch's cell)."""
+    writes = ruleset.writes[row_key]
+    every, none = writes[MATCH_POINTS], writes[COUNTERMATCH]
+    if plays_misere(ruleset, row_key, contract):
+        every, none = none, every
+    plain = frozenset(writes[p] for p in range(TOTAL_POINTS + 1))
+    return {(False, False): plain, (True, False): frozenset({every}), (False, True): frozenset({none})}
 
 
 def check_cell(ruleset: RuleSet, entry: HandEntry) -> None:

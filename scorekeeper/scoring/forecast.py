@@ -49,10 +49,9 @@ from typing import Any, Final
 
 from ..game.cards import Suit
 from ..game.contracts import Contract, Kind
-from ..game.hand_entry import MATCH_POINTS, TOTAL_POINTS, HandEntry
+from ..game.hand_entry import OUTCOMES, HandEntry
 from ..game.rulesets import Cells, Row, RuleSet, Variant
 from . import outlook_three
-from .entries import COUNTERMATCH, written_value
 from .final import Cut
 from .slate import Slate
 
@@ -61,7 +60,7 @@ BLEND: Final = 30  # a player's own history weighs n / (n + BLEND)
 STAGES: Final = 4  # the table's stages: 1, 2, 3, 4 and more rows open for the side
 STAGE_PRIOR: Final = 100  # a stage's counts weigh n / (n + STAGE_PRIOR) against the plain distribution
 TABLE_RESOURCE: Final = "outlook_table.json"
-OUTCOMES: Final[frozenset[int]] = frozenset({COUNTERMATCH, *range(TOTAL_POINTS + 1), MATCH_POINTS})
+OUTCOME_SET: Final[frozenset[int]] = frozenset(OUTCOMES)
 
 History = Mapping[tuple[int, str], Sequence[int]]
 
@@ -125,7 +124,7 @@ class Table:
 
 def _counts(pairs: Any, where: str, *, empty: bool) -> dict[int, int]:
     cs = {int(o): int(c) for o, c in pairs}
-    if (not cs and not empty) or set(cs) - OUTCOMES or any(c < 0 for c in cs.values()):
+    if (not cs and not empty) or set(cs) - OUTCOME_SET or any(c < 0 for c in cs.values()):
         raise ValueError(f"outlook table: bad counts for {where}")
     if cs and sum(cs.values()) == 0:
         raise ValueError(f"outlook table: no hands for {where}")
@@ -222,7 +221,7 @@ def normalize_history(history: History) -> dict[tuple[int, str], list[int]]:
         if not (isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int) and isinstance(key[1], str)):
             raise ValueError("history keys are (seat, contract key)")
         for o in outs:
-            if o not in OUTCOMES:
+            if o not in OUTCOME_SET:
                 raise ValueError(f"history outcome {o!r} is not 0..157, 257 (match) or -1 (countermatch)")
         out.setdefault((key[0], normalize_key(key[1])), []).extend(outs)
     return out
@@ -292,7 +291,7 @@ def _draw(rng: random.Random, n: int) -> array[int]:
 @lru_cache(maxsize=128)  # 128 KB each at most: 16 MB
 def _values_table(cells: Cells, factor: int, runs: Runs) -> tuple[int, ...]:
     """The cell value in each slot, in a row of ``factor``."""
-    return _expand(runs, lambda o: written_value(cells, factor, o))
+    return _expand(runs, lambda o: cells.written(factor, o))
 
 
 def odds_known(ruleset: RuleSet) -> bool:

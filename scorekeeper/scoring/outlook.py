@@ -4,7 +4,7 @@ likely to win. PURE: the slate in, frozen values out.
 Outcomes. A cell is written from one number, its *outcome* (``entries.outcome_of``):
 the written pile's card points 0..157, 257 (``MATCH_POINTS``) for a match, -1
 (``COUNTERMATCH``) for a countermatch; Misère already swapped (the opponents' pile,
-"match" when the declaring team took no trick). ``entries.written_value`` turns an
+"match" when the declaring team took no trick). ``Cells.written`` turns an
 outcome into the cell's value, the same arithmetic the slate uses.
 
 Team game (6.2), all against all (6.3), club variant (6.4), per side:
@@ -62,10 +62,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from ..game.hand_entry import MATCH_POINTS, TOTAL_POINTS
+from ..game.hand_entry import COUNTERMATCH, MATCH_POINTS, TOTAL_POINTS
 from ..game.rulesets import Cells, Row, RuleSet, Variant
 from . import outlook_three
-from .entries import COUNTERMATCH, written_value
 from .final import Cut
 from .forecast import SIMULATIONS, Forecast, History, Table, odds_known, outlook_seed
 from .forecast import forecast as simulate
@@ -205,12 +204,12 @@ class Outlook:
 # --- the arithmetic of lines ----------------------------------------------------------
 def row_max(cells: Cells, row: Row) -> int:
     """The most one cell of ``row`` can hold: a match (club: 157 x factor + 100)."""
-    return written_value(cells, row.factor, MATCH_POINTS)
+    return cells.written(row.factor, MATCH_POINTS)
 
 
 def gain(cells: Cells, rows: Sequence[Row], points: int) -> int:
     """What ``points`` scored in every one of ``rows`` adds to a total."""
-    return sum(written_value(cells, r.factor, points) for r in rows)
+    return sum(cells.written(r.factor, points) for r in rows)
 
 
 def smallest_points(cells: Cells, rows: Sequence[Row], need: int) -> int | None:
@@ -234,7 +233,7 @@ def fewest_matches(cells: Cells, rows: Sequence[Row], need: int) -> int | None:
     ``need`` (the matches in the rows where a match adds most over 157); None when none do."""
     full = gain(cells, rows, TOTAL_POINTS)
     extra = sorted(
-        (written_value(cells, r.factor, MATCH_POINTS) - written_value(cells, r.factor, TOTAL_POINTS) for r in rows),
+        (cells.written(r.factor, MATCH_POINTS) - cells.written(r.factor, TOTAL_POINTS) for r in rows),
         reverse=True,
     )
     for k in range(len(extra) + 1):
@@ -322,8 +321,8 @@ def _totals(slate: Slate, ended: bool) -> Outlook:
                 True,
                 None,
                 bool(sure),  # a match here makes the win sure, and it is not sure yet (0: won)
-                None if catch_up is None else written_value(mode, r.factor, catch_up),
-                None if clinch is None else written_value(mode, r.factor, clinch),
+                None if catch_up is None else mode.written(r.factor, catch_up),
+                None if clinch is None else mode.written(r.factor, clinch),
                 lead,
                 sure,
             )

@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from ..game.hand_entry import MATCH_POINTS, TOTAL_POINTS
-from .entries import COUNTERMATCH
+from ..game.hand_entry import COUNTERMATCH, MATCH_POINTS, TOTAL_POINTS
 from .final import Cut, _ends, effective_cuts, ties
 from .slate import Slate
 

@@ -31,7 +31,6 @@ from scorekeeper.game.cards import Card, Suit, mask_of, parse_cards
 from scorekeeper.game.contracts import Kind, Mode
 from scorekeeper.game.hand_entry import MATCH_POINTS
 from scorekeeper.game.rulesets import Cells, RuleSet, Scoring, Variant, default_ruleset
-from scorekeeper.scoring.entries import written_value
 
 EXAMPLES = 25 if SOAK else 8
 VARIANTS = [default_ruleset(v) for v in Variant]
@@ -109,7 +108,7 @@ def test_cards_of_another_deck_are_named(bad: str) -> None:
 def test_slate_values_are_the_scorings(cells: Cells, factor: int, outcome: int) -> None:
     """A circle's own match and bonus included: the adviser values a cell as the slate writes it."""
     match = outcome == MATCH_POINTS
-    assert slate_value(cells, factor, 157 if match else outcome, match) == written_value(cells, factor, outcome)
+    assert slate_value(cells, factor, 157 if match else outcome, match) == cells.written(factor, outcome)
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pickle
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from house_rules_helpers import eleven_rows_with_tutti_and_misere, house_rulesets
@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from scorekeeper.game.cards import Suit
 from scorekeeper.game.contracts import Kind
 from scorekeeper.game.errors import RuleError
+from scorekeeper.game.hand_entry import COUNTERMATCH, MATCH_POINTS, OUTCOMES
 from scorekeeper.game.rulesets import (
     BarrelRule,
     RuleSet,
@@ -188,3 +189,26 @@ def test_a_rule_set_finds_each_row_by_key_also_when_copied(rs: RuleSet) -> None:
         assert all(same.row(r.key) is same.row_of[r.key] for r in rs.rows)
     with pytest.raises(KeyError):
         rs.row("no such row")
+
+
+@settings(max_examples=30, deadline=None)
+@given(house_rulesets())
+def test_a_rule_set_keeps_what_each_outcome_writes_in_each_row(rs: RuleSet) -> None:
+    """``writes`` is ``Cells.written`` of every row and outcome, filled in on construction
+    (also in a pickled or changed copy): the slate reads a cell instead of computing it."""
+    cells = rs.cells
+    expected = {r.key: {o: cells.written(r.factor, o) for o in OUTCOMES} for r in rs.rows}
+    for same in (rs, pickle.loads(pickle.dumps(rs)), replace(rs, seich_times=rs.seich_times)):
+        assert {k: dict(v) for k, v in same.writes.items()} == expected
+    assert rs.writes[rs.rows[0].key][MATCH_POINTS] == cells.match(rs.rows[0].factor)
+    assert rs.writes[rs.rows[0].key][COUNTERMATCH] == cells.countermatch(rs.rows[0].factor)
+
+
+def test_a_rule_set_whose_options_are_not_whole_numbers_writes_nothing_and_is_refused() -> None:
+    """A forged rule set (``match_points`` a text) is built without a crash, writes no cell,
+    and ``check`` refuses it naming the field."""
+    rs = replace(default_ruleset(Variant.TEAMS), match_points=cast(int, "257"))
+    assert rs.writes == {}
+    with pytest.raises(RuleError) as e:
+        rs.check()
+    assert e.value.params["field"] == "match_points"

@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from house_rules_helpers import house_rulesets
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scoring_helpers import hand, random_evening
 
-from scorekeeper.game.contracts import OBENABE, Contract, Kind, Mode
+from scorekeeper.game.contracts import OBENABE, Contract, Kind, Mode, all_contracts
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
@@ -139,6 +140,23 @@ def test_possible_cells_per_scoring_mode() -> None:
     assert possible_cells(CLUB, "tutti", None)[(True, False)] == {9 * 157 + 100}
     misere = possible_cells(CLUB, "misere_zwueschi", MISERE_OBE)
     assert misere[(False, True)] == {5 * 157 + 100} and misere[(True, False)] == {0}
+
+
+@settings(max_examples=40, deadline=None)
+@given(house_rulesets(), st.data())
+def test_possible_cells_are_the_cells_of_every_hand(rs: RuleSet, data: st.DataObject) -> None:
+    """What a paper cell may hold is what some hand of the row writes with the same marks:
+    ``cell_value`` of every pile, of taking every trick and of taking none (a Misère too)."""
+    row = data.draw(st.sampled_from(rs.rows))
+    contract = data.draw(st.sampled_from([None, *(c for k in row.kinds for c in all_contracts(k))]))
+    plain = {cell_value(rs, HandEntry(row.key, 0, contract, d, 157 - d)) for d in range(158)}
+    every = cell_value(rs, HandEntry(row.key, 0, contract, 157, 0, match=True))
+    none = cell_value(rs, HandEntry(row.key, 0, contract, 0, 157, countermatch=True))
+    assert possible_cells(rs, row.key, contract) == {
+        (False, False): plain,
+        (True, False): {every},
+        (False, True): {none},
+    }
 
 
 # --- the same slate, result and money as the hands behind the cells -----------------

@@ -29,7 +29,6 @@ from ...game.contracts import Contract
 from ...game.errors import RuleError
 from ...game.hand_entry import MATCH_POINTS, HandEntry
 from ...game.rulesets import RuleSet
-from ...scoring.entries import written_value
 from ...scoring.forecast import forecast
 from ...scoring.slate import Slate
 from .snapshot import EveningSnapshot
@@ -85,7 +84,7 @@ def _odds(rs: RuleSet, slate: Slate, seat: int, side: int, advice: Advice) -> tu
     for r in advice.rows:
         match = r.match > 0.5
         outcome = MATCH_POINTS if match else round(r.points)
-        cell = written_value(rs.cells, rs.row(r.row).factor, outcome)
+        cell = rs.writes[r.row][outcome]
         entry = HandEntry.paper(r.row, seat, cell, contract=r.contract, match=match)
         try:
             after = Slate.build(rs, slate.first_dealer, (*slate.entries, entry))
