@@ -5,6 +5,7 @@ in WebKit."""
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -21,7 +22,7 @@ from e2e_helpers import (
     table_evening,
     wait_until,
 )
-from flask import Flask
+from flask import Flask, request
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from scorekeeper.services import circles, evenings
@@ -112,7 +113,7 @@ def test_a_whole_hand_on_a_seat_by_taps(live_app: tuple[str, Flask], phone: Any)
     page = phone()
     page.goto(base + seat_link(app, at, 0))
     page.wait_for_selector("#seat-live")
-    wait_until(page, SEATED, 15_000)  # a tap while the sit is answered would be swapped away
+    wait_until(page, SEATED, 15_000)  # the sit's answer changes the version the loop reads
     assert "/s/" not in page.url  # the seat's token left the address
     assert page.locator(".hand .card").count() == 9
     wait_until(page, USES_DRAWN, 15_000)  # the card faces draw from the sprite
@@ -142,3 +143,34 @@ def test_a_whole_hand_on_a_seat_by_taps(live_app: tuple[str, Flask], phone: Any)
     with app.app_context():
         ev = evenings.get_evening(circles.open_circle(at.write)[0], at.evening_id)
         assert len(evenings.load_slate(ev).entries) == 1
+
+
+@BOTH_ENGINES
+def test_a_tap_while_the_seat_is_still_sitting_down_is_not_lost(live_app: tuple[str, Flask], phone: Any) -> None:
+    """The seat page's first "sit" is slow (held on the server): the player's tap on what to
+    play goes through at once, is not queued behind it and then dropped with the form the sit's
+    answer replaces; the seat is noted as joined all the same."""
+    base, app = live_app
+    at = table_evening(app, "teams", NAMES, first_dealer=3, computers=(1, 2, 3), seed=11)
+    release, seen = threading.Event(), []
+
+    @app.before_request
+    def hold_the_sit() -> None:
+        seen.append((request.path.rsplit("/", 1)[-1], release.is_set()))
+        if request.path.endswith("/sit"):
+            release.wait(20)
+
+    page = phone()
+    try:
+        page.goto(base + seat_link(app, at, 0))
+        page.wait_for_selector("#seat-live")
+        wait_until(page, "!!document.querySelector('#seat-live form.sit.htmx-request')", 10_000)
+        assert page.locator("[data-choice]:visible").count() > 1  # the seat chooses what to play
+        page.locator("[data-choice]:visible").first.click()
+        wait_until(page, "document.querySelectorAll('[data-choice]').length === 0", 10_000)
+        assert ("act", False) in seen  # answered while the sit was still held
+    finally:
+        release.set()
+    wait_until(page, SEATED, 15_000)
+    page.wait_for_selector("[data-hand] .card.legal", timeout=15_000)
+    assert page.locator("[data-choice]").count() == 0
