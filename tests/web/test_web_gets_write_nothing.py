@@ -7,7 +7,10 @@ was never computed, complete, ended early, deleted as a test, and one with a dig
 in the middle of a hand where computers are to move and a human seat nobody opened yet.
 The derived copies (forecasts, outcomes, rating runs) are dropped before the walk, as on a
 database that never had them. After each request the row counts and a hash of every table
-must be what they were before. On PostgreSQL with ``SCOREKEEPER_TEST_DB=postgres``.
+must be what they were before: taken again after every request that sent the database
+anything but a read (every statement passes an engine, where a listener sees it), and once
+more at the end of the walk, which must find the database as it was at the start. On
+PostgreSQL with ``SCOREKEEPER_TEST_DB=postgres``.
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ from __future__ import annotations
 import hashlib
 import itertools
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from flask import Flask
 from shared_helpers import rid
-from sqlalchemy import delete, select
+from sqlalchemy import delete, event, select
+from sqlalchemy.engine import Engine
 
 from scorekeeper.extensions import db
 from scorekeeper.game.contracts import all_contracts
@@ -140,6 +145,25 @@ def _fingerprint(app: Flask) -> dict[str, tuple[int, str]]:
     return out
 
 
+READS = ("SELECT", "WITH", "PRAGMA", "BEGIN", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE", "SHOW", "SET")
+
+
+@contextmanager
+def _statements() -> Iterator[list[str]]:
+    """The statements sent to any database while in the block that are not plain reads."""
+    seen: list[str] = []
+
+    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if not statement.lstrip().upper().startswith(READS):
+            seen.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", note)
+    try:
+        yield seen
+    finally:
+        event.remove(Engine, "before_cursor_execute", note)
+
+
 def _values(c: Circle, endpoint: str, arg: str) -> list[str]:
     if (endpoint, arg) == ("picture.shared_png", "token"):
         return [c.picture_key, c.view]
@@ -200,21 +224,25 @@ def _requests(app: Flask, c: Circle) -> Iterator[tuple[str, str, dict[str, str],
 
 def test_no_get_of_any_route_changes_the_database(app: Flask) -> None:
     c = _build(app)
-    before = _fingerprint(app)
+    start = before = _fingerprint(app)
     answered: dict[str, set[int]] = {}
     writes: list[str] = []
     for endpoint, url, headers, cookie in _requests(app, c):
         client = app.test_client()
         if cookie is not None:
             client.set_cookie("sk_seat", cookie, path=f"/t/{c.table_id}")
-        status = client.get(url, headers=headers).status_code
+        with _statements() as sent:
+            status = client.get(url, headers=headers).status_code
         answered.setdefault(endpoint, set()).add(status)
+        if not sent:
+            continue
         after = _fingerprint(app)
         changed = sorted(name for name in before if before[name] != after[name])
         if changed:  # noted, and the walk goes on from there: the message names every offender
             writes.append(f"GET {url} ({endpoint}, {status}) changed {changed}")
             before = after
     assert not writes, "\n".join(writes)
+    assert _fingerprint(app) == start, "the walk changed the database past the statements' listener"
     gets = {r.endpoint for r in app.url_map.iter_rules() if "GET" in (r.methods or ())}
     assert set(answered) == gets
     # every route was really reached: at least one of its requests was answered, not refused
