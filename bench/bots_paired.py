@@ -10,8 +10,9 @@ four suits, Obenabe and Undenufe) with a FIXED number of deals per decision
 each decision seeded by the deal pair, the seating and the decision's index, the
 random team by the deal pair and the seating. A variant is ``name`` or
 ``name:key=value,...``, the values passed to ``search.search_card`` (ints,
-floats, true/false); the first variant is the baseline and every other one is
-printed with its paired difference over deal pairs, +- one standard error.
+floats, true/false; ``deals=D`` overrides ``--deals`` for that variant); the
+first variant is the baseline and every other one is printed with its paired
+difference over deal pairs, +- one standard error.
 Default variants: ``blind`` (the search as the levels play) against
 ``read:pool=400`` (the deals weighed by the other seats' play, ``search.INFER_POOL``).
 """
@@ -49,8 +50,10 @@ def parse_variant(text: str, deals: int) -> tuple[str, Bot]:
         key, _, raw = item.partition("=")
         kw[key] = raw == "true" if raw in ("true", "false") else (float(raw) if "." in raw else int(raw))
 
+    n = int(kw.pop("deals", deals))
+
     def bot(view: SeatView, rng: random.Random) -> int:
-        return search_card(view, RS, rng, 1000, min_samples=deals, max_samples=deals, z=float("inf"), **kw)
+        return search_card(view, RS, rng, 1000, min_samples=n, max_samples=n, z=float("inf"), **kw)
 
     return name, bot
 
