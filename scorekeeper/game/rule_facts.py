@@ -68,10 +68,8 @@ def _choices(rows: tuple[Row, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     for row in rows:
         if not row.is_choice:
             continue
-        for kind in row.kinds:
-            for c in all_contracts(kind):
-                if row.allows(c):
-                    out.setdefault(c.code, []).append(row.key)
+        for c in row.contracts:
+            out.setdefault(c.code, []).append(row.key)
     order = {k: i for i, k in enumerate(Kind)}
     codes = sorted(out, key=lambda code: (order[Contract.parse(code).kind], code))
     return tuple((code, tuple(out[code])) for code in codes)
@@ -96,7 +94,7 @@ def rule_facts(ruleset: RuleSet) -> RuleFacts:
     facts = []
     for i, row in enumerate(rows):
         nxt = rows[i + 1] if i + 1 < len(rows) else None
-        allows = tuple(c.code for kind in row.kinds for c in all_contracts(kind) if row.allows(c))
+        allows = tuple(c.code for c in row.contracts)
         facts.append(
             RowFacts(
                 row=row,

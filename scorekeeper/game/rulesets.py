@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any, cast, overload
 
 from .cards import DeckStyle, Suit
-from .contracts import Contract, Kind
+from .contracts import Contract, Kind, all_contracts
 from .errors import N_, RuleError
 from .hand_entry import COUNTERMATCH, MATCH_POINTS, OUTCOMES
 
@@ -132,6 +132,11 @@ class Row:
     def always_misere(self) -> bool:
         """True when every hand in the row is a Misère (written from the opponents' pile)."""
         return self.kinds == (Kind.MISERE,)
+
+    @property
+    def contracts(self) -> tuple[Contract, ...]:
+        """Every contract the row may be played as."""
+        return tuple(c for kind in self.kinds for c in all_contracts(kind) if self.allows(c))
 
     @property
     def is_choice(self) -> bool:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from ..game.contracts import Contract, all_contracts
 from ..game.hand_entry import TOTAL_POINTS, HandEntry
 from ..game.rulesets import Row, RuleSet, Variant, default_ruleset
 from ..scoring.entries import cell_value
@@ -37,13 +36,9 @@ NAMES = (
 )
 
 
-def _contracts(row: Row) -> list[Contract]:
-    return [c for k in row.kinds for c in all_contracts(k) if row.allows(c)]
-
-
 def random_hand(rs: RuleSet, row: Row, seat: int, rng: random.Random, paper_rate: float = 0.0) -> HandEntry:
     """A valid hand (or paper cell) for ``seat`` in ``row``."""
-    contract = rng.choice(_contracts(row)) if row.is_choice or rng.random() < 0.3 else None
+    contract = rng.choice(row.contracts) if row.is_choice or rng.random() < 0.3 else None
     roll = rng.random()
     if roll < 0.05:
         hand = HandEntry(row.key, seat, contract, TOTAL_POINTS, 0, match=True)

@@ -306,3 +306,11 @@ def test_stake_must_be_sensible() -> None:
         Stake(rappen=-1)
     with pytest.raises(ValueError):
         Stake(round_to=0)
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_a_rows_contracts_are_those_it_allows_in_the_rows_order_of_kinds(variant: Variant) -> None:
+    for row in default_ruleset(variant).rows:
+        assert sorted(row.contracts, key=ALL.index) == [c for c in ALL if row.allows(c)]
+        kinds = [c.kind for c in row.contracts]
+        assert kinds == sorted(kinds, key=row.kinds.index)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 
-from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.history.records import (
@@ -64,7 +63,7 @@ def evening(
 def hand_for(rs: RuleSet, row_key: str, seat: int, value: int) -> HandEntry:
     """A hand by the cell of RULES 6.1's slates: 257 a match, -1 a countermatch, else points."""
     row = rs.row(row_key)
-    contract = [c for k in row.kinds for c in all_contracts(k) if row.allows(c)][0] if row.is_choice else None
+    contract = row.contracts[0] if row.is_choice else None
     if value == 257:
         return HandEntry(row_key, seat, contract, 157, 0, match=True)
     if value == -1:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from history_helpers import circle, evening, hand_for, players, table
 
-from scorekeeper.game.contracts import Kind, all_contracts
+from scorekeeper.game.contracts import Kind
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.history.blend import player_history, seat_history
@@ -38,7 +38,7 @@ def test_each_declared_hand_counts_for_its_player_and_contract() -> None:
 def test_a_misere_counts_as_the_opponents_pile() -> None:
     club = default_ruleset(Variant.CLUB)
     row = club.row("misere_zwueschi")
-    contract = next(c for k in row.kinds if k is Kind.MISERE for c in all_contracts(k) if row.allows(c))
+    contract = next(c for c in row.contracts if c.kind is Kind.MISERE)
     misere = HandEntry("misere_zwueschi", 1, contract, 20, 137)
     ev = evening("e1", club, ["p1", "p2", "p3", "p4"], [misere])
     got = player_history(view(circle(players("Ann", "Beth", "Cath", "Dora"), [ev])), Variant.CLUB)

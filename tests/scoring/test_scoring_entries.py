@@ -15,7 +15,6 @@ from scorekeeper.game.contracts import (
     Contract,
     Kind,
     Mode,
-    all_contracts,
     suit_contract,
 )
 from scorekeeper.game.errors import RuleError
@@ -186,7 +185,7 @@ def _club_barrel_conflict() -> tuple[list[HandEntry], HandEntry]:
 
     def choice(key: str) -> Contract | None:
         row = CLUB.row(key)
-        return next(c for k in row.kinds for c in all_contracts(k) if row.allows(c)) if row.is_choice else None
+        return row.contracts[0] if row.is_choice else None
 
     team1 = [hand(k, 1, 50, contract=choice(k)) for k in rows]
     team0 = [hand(k, 0, 50, contract=choice(k)) for k in rows[:10]]

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from shared_helpers import rid
 
-from scorekeeper.game.contracts import Contract, all_contracts
+from scorekeeper.game.contracts import Contract
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet
 from scorekeeper.models import Evening
@@ -20,8 +20,7 @@ def contract_for(ruleset: RuleSet, row_key: str, pick: int = 0) -> Contract | No
     row = ruleset.row(row_key)
     if not row.is_choice:
         return None
-    options = [c for k in row.kinds for c in all_contracts(k) if row.allows(c)]
-    return options[pick % len(options)]
+    return row.contracts[pick % len(row.contracts)]
 
 
 def next_hand(slate: Slate, turn: int) -> HandEntry:

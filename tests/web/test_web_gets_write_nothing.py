@@ -29,7 +29,6 @@ from sqlalchemy import delete, event, select
 from sqlalchemy.engine import Engine
 
 from scorekeeper.extensions import db
-from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import Variant, default_ruleset
 from scorekeeper.history.ratings import Ladder
@@ -53,8 +52,7 @@ def _hand(slate: Slate, turn: int) -> HandEntry:
     row = rs.row(slate.open_rows(side)[0])
     contract = None
     if row.is_choice:
-        options = [c for k in row.kinds for c in all_contracts(k) if row.allows(c)]
-        contract = options[turn % len(options)]
+        contract = row.contracts[turn % len(row.contracts)]
     points = (turn * 37 + 11) % 158
     return HandEntry(row.key, seat, contract, points, 157 - points)
 

@@ -13,7 +13,6 @@ from flask.testing import FlaskClient
 from PIL import Image
 from shared_helpers import rid, settled
 
-from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.models import Evening
@@ -41,9 +40,7 @@ def _hands(ruleset: RuleSet, count: int | None, seed: int = 5) -> Iterator[HandE
         seat = ruleset.seats_of(side)[0]
         key = first if first in slate.open_rows(side) else rng.choice(slate.open_rows(side))
         row = ruleset.row(key)
-        contract = (
-            rng.choice([c for k in row.kinds for c in all_contracts(k) if row.allows(c)]) if row.is_choice else None
-        )
+        contract = rng.choice(row.contracts) if row.is_choice else None
         if n == 3:
             entry = HandEntry(key, seat, contract, 157, 0, match=True)
         elif n == 6:

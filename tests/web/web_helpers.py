@@ -14,7 +14,6 @@ from typing import Any
 from flask.testing import FlaskClient
 from shared_helpers import flashes, hand_data, hidden
 
-from scorekeeper.game.contracts import all_contracts
 from scorekeeper.game.hand_entry import HandEntry
 from scorekeeper.game.rulesets import RuleSet, Variant, default_ruleset
 from scorekeeper.scoring.slate import Slate
@@ -96,8 +95,7 @@ def plan_hand(ruleset: RuleSet, slate: Slate, i: int, points: Callable[[int, int
     row = ruleset.row(key)
     contract = None
     if row.is_choice:
-        options = [c for k in row.kinds for c in all_contracts(k) if row.allows(c)]
-        contract = options[i % len(options)]
+        contract = row.contracts[i % len(row.contracts)]
     if points is not None:
         p = points(i, seat)
         return HandEntry(key, seat, contract, p, 157 - p)
