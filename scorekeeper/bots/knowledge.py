@@ -99,6 +99,7 @@ class Knowledge:
     misere: bool
     contract: Contract | None = None
     played_by: tuple[int, ...] = ()  # cards each seat has played in this hand
+    chosen: bool = True  # the declarer had a choice (her side's last open row with one contract: no)
 
     @classmethod
     def from_view(cls, view: SeatView, ruleset: RuleSet) -> Knowledge:
@@ -157,6 +158,7 @@ class Knowledge:
             misere=contract.is_misere,
             contract=contract,
             played_by=tuple(played_by),
+            chosen=had_a_choice(view, ruleset),
         )
 
     @property
@@ -201,3 +203,12 @@ def hand_value(
         declaring = teams[declarer] == me
         return float(TOTAL_POINTS - mine + (MATCH_BONUS if declaring and my_tricks == 0 else 0))
     return float(mine + (MATCH_BONUS if my_tricks == n_tricks else 0))
+
+
+def had_a_choice(view: SeatView, ruleset: RuleSet) -> bool:
+    """Whether the declarer chose the contract: not when her side had one row left that is played
+    one way only (the last row of an evening, say), where the contract says nothing of her hand."""
+    if view.declarer is None or not view.open_rows:
+        return True
+    rows = view.open_rows[ruleset.side_of(view.declarer)]
+    return len(rows) != 1 or len(ruleset.row(rows[0]).contracts) > 1

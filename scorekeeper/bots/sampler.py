@@ -8,7 +8,8 @@ deal, which always exists since the real deal is one.
 
 ``declarer_judge`` reads the bidding: the declarer chose the contract, so deals
 where her hand suits it count more (the search weighs every drawn deal by it),
-as a Jass player assumes the trumps sit with the declarer.
+as a Jass player assumes the trumps sit with the declarer; a contract forced on
+her (her side's last row) is not read.
 """
 
 from __future__ import annotations
@@ -130,8 +131,9 @@ Judge = Callable[[list[int]], float]  # a deal -> how plausible (0..1) the biddi
 def declarer_judge(k: Knowledge, ruleset: RuleSet) -> Judge | None:
     """How well a sampled deal fits the declarer's choice: a declarer (other than
     this seat) chose the contract, so her hand as dealt (the sampled cards plus
-    those she played) probably suits it. None when the seat itself declared."""
-    if k.seat == k.declarer or k.contract is None or not k.played_by:
+    those she played) probably suits it. None when the seat itself declared or the contract
+    was forced on the declarer (``Knowledge.chosen``)."""
+    if k.seat == k.declarer or k.contract is None or not k.played_by or not k.chosen:
         return None
     d = k.declarer
     contract = k.contract

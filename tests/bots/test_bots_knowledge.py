@@ -13,12 +13,13 @@ from hypothesis import strategies as st
 from shared_helpers import SOAK, any_ruleset, contracts_for, deck_for
 
 from scorekeeper.bots.knowledge import Knowledge, infer_voids
-from scorekeeper.bots.sampler import match_cards, sample_hands
+from scorekeeper.bots.sampler import declarer_judge, match_cards, sample_hands
 from scorekeeper.engine import HandSetup, HandState, announce_action
 from scorekeeper.engine.bitmasks import FULL, SUIT_MASK, card_ints
 from scorekeeper.game.cards import Card, Suit, parse_cards
 from scorekeeper.game.cards import mask_of as mask
 from scorekeeper.game.contracts import OBENABE, Contract, suit_contract
+from scorekeeper.game.rulesets import Variant, default_ruleset
 
 RS4 = any_ruleset(4, teams=True)
 
@@ -220,3 +221,22 @@ def test_without_voids_every_unseen_card_lands_anywhere_in_proportion_to_room(n:
         p = k.sizes[s] / room
         sd = (draws * p * (1 - p)) ** 0.5
         assert abs(got - draws * p) < 5 * sd
+
+
+@pytest.mark.parametrize(
+    ("rows", "played", "chosen"), [("one", "one", False), ("two", "one", True), ("joker", "joker", True)]
+)
+def test_a_contract_forced_on_the_declarer_is_not_read_as_her_choice(rows: str, played: str, chosen: bool) -> None:
+    """Her side's last row, played one way only, says nothing of her hand; a second open row, or a
+    last row she plays as she likes, does."""
+    rs = default_ruleset(Variant.TEAMS)
+    one = next(r for r in rs.rows if len(r.contracts) == 1)
+    joker = next(r for r in rs.rows if len(r.contracts) > 1)
+    open_rows = {"one": (one.key,), "two": (one.key, joker.key), "joker": (joker.key,)}[rows]
+    row = one if played == "one" else joker
+    state = HandState.new(HandSetup(rs, 3, (open_rows, tuple(r.key for r in rs.rows))), random.Random(5))
+    state.apply(announce_action(rs, row.key, row.contracts[0]))  # seat 0, the forehand, declares
+    state.apply(state.observation(0).legal_actions[0])
+    k = Knowledge.from_view(state.observation(1), rs)
+    assert k.chosen is chosen
+    assert (declarer_judge(k, rs) is not None) is chosen
