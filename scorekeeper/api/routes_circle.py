@@ -8,7 +8,8 @@ from flask import url_for
 from werkzeug.wrappers import Response
 
 from ..game.errors import N_, RuleError
-from ..game.rulesets import RuleSet, Variant, default_ruleset, rules_from_dict, stake_of
+from ..game.rules_input import rules_from_dict
+from ..game.rulesets import RuleSet, Variant, default_ruleset, stake_of
 from ..models import Circle
 from ..present.errors import error_text
 from ..services import circles as circle_service
@@ -191,7 +192,7 @@ def ruleset_from(body: dict[str, Any]) -> RuleSet:
 
 def rules_of(body: dict[str, Any]) -> RuleSet:
     """A start request's ``rules``: alone (no ``options`` or ``stake`` beside it; a ``variant``
-    beside it is the rules' own), read and checked by ``rulesets.rules_from_dict``."""
+    beside it is the rules' own), read and checked by ``rules_input.rules_from_dict``."""
     rules: dict[str, Any] = body["rules"]
     for extra in ("options", "stake"):
         if extra in body:

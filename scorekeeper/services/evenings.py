@@ -21,7 +21,8 @@ from sqlalchemy.orm import Session
 
 from ..game.errors import N_, RuleError
 from ..game.hand_entry import HandEntry
-from ..game.rulesets import RuleSet, verify_table
+from ..game.rulesets import RuleSet
+from ..game.table import verify_table
 from ..models import (
     Circle,
     CutRow,

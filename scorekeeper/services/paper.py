@@ -20,7 +20,8 @@ from datetime import datetime
 from sqlalchemy import select
 
 from ..game.errors import N_, RuleError
-from ..game.rulesets import RuleSet, verify_table
+from ..game.rulesets import RuleSet
+from ..game.table import verify_table
 from ..history.paper import PaperCell, paper_entries
 from ..models import Circle, CutRow, EntryRow, Evening, Seat, utcnow
 from ..scoring.final import Cut, draw_cut, final_result, ties

@@ -12,7 +12,8 @@ from flask.testing import FlaskClient
 from house_rules_helpers import eleven_rows_with_tutti_and_misere
 from shared_helpers import rid
 
-from scorekeeper.game.rulesets import RuleSet, rules_from_dict
+from scorekeeper.game.rules_input import rules_from_dict
+from scorekeeper.game.rulesets import RuleSet
 
 
 def start_with(api: Api, rules: dict[str, Any], n: int = 4) -> dict[str, Any]:

@@ -11,9 +11,8 @@ from scorekeeper.game.rulesets import (
     Variant,
     default_ruleset,
     takes_extra_rows,
-    verify_seated_once,
-    verify_table,
 )
+from scorekeeper.game.table import verify_seated_once, verify_table
 
 
 def test_only_the_four_player_games_take_the_optional_rows() -> None:

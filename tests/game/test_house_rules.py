@@ -15,6 +15,7 @@ from scorekeeper.game.cards import Suit
 from scorekeeper.game.contracts import Kind
 from scorekeeper.game.errors import RuleError
 from scorekeeper.game.hand_entry import COUNTERMATCH, MATCH_POINTS, OUTCOMES
+from scorekeeper.game.rules_input import rules_from_dict
 from scorekeeper.game.rulesets import (
     BarrelRule,
     RuleSet,
@@ -22,7 +23,6 @@ from scorekeeper.game.rulesets import (
     Shape,
     Variant,
     default_ruleset,
-    rules_from_dict,
 )
 
 PRESET_KEYS = {"variant", "rows", "barrel", "undenufe_six11", "seich", "stake", "deck"}

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
-from ...game.rulesets import verify_seated_once
+from ...game.table import verify_seated_once
 from ...history import housekeeping as hk
 from ...history.records import Housekeeping, HousekeepingKind
 from ...history.records import Player as HistoryPlayer
