@@ -65,19 +65,21 @@ def load_axe(page: Any) -> None:
 
 
 @BOTH_ENGINES
-def test_axe_finds_nothing_serious_on_any_page_in_any_language(live_app: tuple[str, Flask], phone: Any) -> None:
+@pytest.mark.parametrize("lang", LANGUAGES)  # one test a language: the suite's workers share them
+def test_axe_finds_nothing_serious_on_any_page_in_any_language(
+    live_app: tuple[str, Flask], phone: Any, lang: str
+) -> None:
     base, app = live_app
     pages = every_page(app)
     page = phone()
     found: list[str] = []
-    for lang in LANGUAGES:
-        page.goto(f"{base}/lang/{lang}")
-        for name, path in pages:
-            page.goto(base + path)
-            page.wait_for_load_state("load")
-            wait_until(page, f"document.documentElement.lang === '{lang.replace('_', '-')}'")
-            load_axe(page)
-            found += [f"{lang} {name}: {v}" for v in page.evaluate(SERIOUS)]
+    page.goto(f"{base}/lang/{lang}")
+    for name, path in pages:
+        page.goto(base + path)
+        page.wait_for_load_state("load")
+        wait_until(page, f"document.documentElement.lang === '{lang.replace('_', '-')}'")
+        load_axe(page)
+        found += [f"{lang} {name}: {v}" for v in page.evaluate(SERIOUS)]
     assert found == [], "\n".join(found)
 
 
